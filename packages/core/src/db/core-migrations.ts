@@ -1,0 +1,154 @@
+import { sql, type Kysely, type Migration } from 'kysely'
+import type { StorageCapabilities } from '../storage.js'
+
+/**
+ * Core's schema, as Kysely migrations. Both databases accept the same DDL
+ * except for the JSON column type, which comes from the adapter's capabilities.
+ * Integer ids come from sequences (`nextval`) because DuckDB has no SERIAL or
+ * identity columns and Postgres accepts sequences too.
+ *
+ * No foreign keys: DuckDB refuses updates of referenced rows, and core keeps
+ * references consistent in its services. Event uniqueness and query indexes
+ * are the adapters' (see `StorageDriver.migrations`).
+ */
+export function coreMigrations(capabilities: StorageCapabilities): Record<string, Migration> {
+  const json = sql.raw(capabilities.jsonColumnType)
+  const tstz = sql`timestamptz`
+  return {
+    core_0001_foundation: {
+      async up(db: Kysely<any>) {
+        for (const seq of ['projects_id_seq', 'users_id_seq', 'persons_id_seq']) {
+          await sql`create sequence if not exists ${sql.id(seq)}`.execute(db)
+        }
+        await db.schema
+          .createTable('organizations')
+          .addColumn('id', 'uuid', (c) => c.primaryKey())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('created_at', tstz, (c) => c.notNull())
+          .execute()
+        await db.schema
+          .createTable('users')
+          .addColumn('id', 'integer', (c) => c.primaryKey().defaultTo(sql`nextval('users_id_seq')`))
+          .addColumn('uuid', 'uuid', (c) => c.notNull().unique())
+          .addColumn('distinct_id', 'text', (c) => c.notNull())
+          .addColumn('email', 'text', (c) => c.notNull().unique())
+          .addColumn('first_name', 'text', (c) => c.notNull())
+          .addColumn('last_name', 'text', (c) => c.notNull())
+          .addColumn('is_email_verified', 'boolean', (c) => c.notNull())
+          .addColumn('created_at', tstz, (c) => c.notNull())
+          .execute()
+        await db.schema
+          .createTable('organization_memberships')
+          .addColumn('organization_id', 'uuid', (c) => c.notNull())
+          .addColumn('user_id', 'integer', (c) => c.notNull())
+          .addColumn('level', 'integer', (c) => c.notNull())
+          .addColumn('joined_at', tstz, (c) => c.notNull())
+          .addPrimaryKeyConstraint('organization_memberships_pk', ['organization_id', 'user_id'])
+          .execute()
+        await db.schema
+          .createTable('projects')
+          .addColumn('id', 'integer', (c) => c.primaryKey().defaultTo(sql`nextval('projects_id_seq')`))
+          .addColumn('uuid', 'uuid', (c) => c.notNull().unique())
+          .addColumn('organization_id', 'uuid', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('api_token', 'text', (c) => c.notNull().unique())
+          .addColumn('timezone', 'text', (c) => c.notNull())
+          .addColumn('week_start_day', 'integer', (c) => c.notNull())
+          .addColumn('test_account_filters', json, (c) => c.notNull())
+          .addColumn('created_at', tstz, (c) => c.notNull())
+          .addColumn('updated_at', tstz, (c) => c.notNull())
+          .execute()
+        await db.schema
+          .createTable('personal_api_keys')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('user_id', 'integer', (c) => c.notNull())
+          .addColumn('label', 'text', (c) => c.notNull())
+          .addColumn('secure_value', 'text', (c) => c.notNull().unique())
+          .addColumn('mask_value', 'text', (c) => c.notNull())
+          .addColumn('scopes', json, (c) => c.notNull())
+          .addColumn('created_at', tstz, (c) => c.notNull())
+          .addColumn('last_used_at', tstz)
+          .execute()
+        await db.schema
+          .createTable('persons')
+          .addColumn('id', 'bigint', (c) => c.primaryKey().defaultTo(sql`nextval('persons_id_seq')`))
+          .addColumn('uuid', 'uuid', (c) => c.notNull().unique())
+          .addColumn('project_id', 'integer', (c) => c.notNull())
+          .addColumn('properties', json, (c) => c.notNull())
+          .addColumn('is_identified', 'boolean', (c) => c.notNull())
+          .addColumn('created_at', tstz, (c) => c.notNull())
+          .addColumn('version', 'integer', (c) => c.notNull())
+          .execute()
+        await db.schema
+          .createTable('person_distinct_ids')
+          .addColumn('project_id', 'integer', (c) => c.notNull())
+          .addColumn('distinct_id', 'text', (c) => c.notNull())
+          .addColumn('person_uuid', 'uuid', (c) => c.notNull())
+          .addColumn('version', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('person_distinct_ids_pk', ['project_id', 'distinct_id'])
+          .execute()
+        await db.schema
+          .createTable('group_types')
+          .addColumn('project_id', 'integer', (c) => c.notNull())
+          .addColumn('group_type', 'text', (c) => c.notNull())
+          .addColumn('group_type_index', 'integer', (c) => c.notNull())
+          .addColumn('name_singular', 'text')
+          .addColumn('name_plural', 'text')
+          .addPrimaryKeyConstraint('group_types_pk', ['project_id', 'group_type'])
+          .addUniqueConstraint('group_types_index_unique', ['project_id', 'group_type_index'])
+          .execute()
+        await db.schema
+          .createTable('groups')
+          .addColumn('project_id', 'integer', (c) => c.notNull())
+          .addColumn('group_type_index', 'integer', (c) => c.notNull())
+          .addColumn('group_key', 'text', (c) => c.notNull())
+          .addColumn('properties', json, (c) => c.notNull())
+          .addColumn('created_at', tstz, (c) => c.notNull())
+          .addColumn('version', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('groups_pk', ['project_id', 'group_type_index', 'group_key'])
+          .execute()
+        await db.schema
+          .createTable('events')
+          .addColumn('uuid', 'uuid', (c) => c.notNull())
+          .addColumn('project_id', 'integer', (c) => c.notNull())
+          .addColumn('event', 'text', (c) => c.notNull())
+          .addColumn('distinct_id', 'text', (c) => c.notNull())
+          .addColumn('timestamp', tstz, (c) => c.notNull())
+          .addColumn('properties', json, (c) => c.notNull())
+          .addColumn('group_0', 'text', (c) => c.notNull())
+          .addColumn('group_1', 'text', (c) => c.notNull())
+          .addColumn('group_2', 'text', (c) => c.notNull())
+          .addColumn('group_3', 'text', (c) => c.notNull())
+          .addColumn('group_4', 'text', (c) => c.notNull())
+          .addColumn('session_id', 'text')
+          .addColumn('inserted_at', tstz, (c) => c.notNull())
+          .execute()
+        await db.schema
+          .createTable('event_definitions')
+          .addColumn('id', 'uuid', (c) => c.primaryKey())
+          .addColumn('project_id', 'integer', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('created_at', tstz, (c) => c.notNull())
+          .addColumn('last_seen_at', tstz, (c) => c.notNull())
+          .addColumn('last_updated_at', tstz, (c) => c.notNull())
+          .addColumn('tags', json, (c) => c.notNull())
+          .addColumn('description', 'text')
+          .addColumn('post_to_slack', 'boolean', (c) => c.notNull())
+          .addUniqueConstraint('event_definitions_name_unique', ['project_id', 'name'])
+          .execute()
+        await db.schema
+          .createTable('property_definitions')
+          .addColumn('id', 'uuid', (c) => c.primaryKey())
+          .addColumn('project_id', 'integer', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('type', 'integer', (c) => c.notNull())
+          .addColumn('group_type_index', 'integer', (c) => c.notNull())
+          .addColumn('property_type', 'text')
+          .addColumn('is_numerical', 'boolean', (c) => c.notNull())
+          .addColumn('last_seen_at', tstz, (c) => c.notNull())
+          .addUniqueConstraint('property_definitions_unique', ['project_id', 'type', 'group_type_index', 'name'])
+          .execute()
+      },
+    },
+  }
+}

@@ -1,0 +1,191 @@
+import type { ColumnType, Generated } from 'kysely'
+
+/**
+ * The tables Sightline stores, as Kysely sees them. Conventions every adapter
+ * meets when reading (see `StorageCapabilities`): integers and counts are
+ * `number`, timestamps are ISO 8601 UTC strings with six fractional digits,
+ * JSON columns come back parsed. JSON is written as text (`JSON.stringify`).
+ */
+export interface SightlineDatabase {
+  organizations: OrganizationsTable
+  organization_memberships: OrganizationMembershipsTable
+  projects: ProjectsTable
+  users: UsersTable
+  personal_api_keys: PersonalApiKeysTable
+  persons: PersonsTable
+  person_distinct_ids: PersonDistinctIdsTable
+  group_types: GroupTypesTable
+  groups: GroupsTable
+  events: EventsTable
+  event_definitions: EventDefinitionsTable
+  property_definitions: PropertyDefinitionsTable
+}
+
+/** A timestamp column: written as an ISO string, read as an ISO string. */
+type Timestamp = ColumnType<string, string, string>
+/** A JSON column: written as JSON text, read parsed. */
+type Json<T> = ColumnType<T, string, string>
+
+export interface OrganizationsTable {
+  id: string
+  name: string
+  created_at: Timestamp
+}
+
+export interface OrganizationMembershipsTable {
+  organization_id: string
+  user_id: number
+  /** PostHog's levels: 1 member, 8 admin, 15 owner. */
+  level: number
+  joined_at: Timestamp
+}
+
+export interface ProjectsTable {
+  id: Generated<number>
+  uuid: string
+  organization_id: string
+  name: string
+  api_token: string
+  timezone: string
+  week_start_day: number
+  test_account_filters: Json<unknown[]>
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface UsersTable {
+  id: Generated<number>
+  uuid: string
+  distinct_id: string
+  email: string
+  first_name: string
+  last_name: string
+  is_email_verified: boolean
+  created_at: Timestamp
+}
+
+export interface PersonalApiKeysTable {
+  id: string
+  user_id: number
+  label: string
+  /** sha256 of the secret, hex; the secret itself is never stored. */
+  secure_value: string
+  mask_value: string
+  scopes: Json<string[]>
+  created_at: Timestamp
+  last_used_at: Timestamp | null
+}
+
+export interface PersonsTable {
+  id: Generated<number>
+  uuid: string
+  project_id: number
+  properties: Json<Record<string, unknown>>
+  is_identified: boolean
+  created_at: Timestamp
+  /** Bumped on every change, as PostHog's person version. */
+  version: number
+}
+
+export interface PersonDistinctIdsTable {
+  project_id: number
+  distinct_id: string
+  person_uuid: string
+  version: number
+}
+
+export interface GroupTypesTable {
+  project_id: number
+  group_type: string
+  group_type_index: number
+  name_singular: string | null
+  name_plural: string | null
+}
+
+export interface GroupsTable {
+  project_id: number
+  group_type_index: number
+  group_key: string
+  properties: Json<Record<string, unknown>>
+  created_at: Timestamp
+  version: number
+}
+
+export interface EventsTable {
+  uuid: string
+  project_id: number
+  event: string
+  distinct_id: string
+  timestamp: Timestamp
+  properties: Json<Record<string, unknown>>
+  /** Group keys by group type index; '' when the event has no group of that type (as PostHog). */
+  group_0: string
+  group_1: string
+  group_2: string
+  group_3: string
+  group_4: string
+  session_id: string | null
+  inserted_at: Timestamp
+}
+
+export interface EventDefinitionsTable {
+  id: string
+  project_id: number
+  name: string
+  created_at: Timestamp
+  last_seen_at: Timestamp
+  last_updated_at: Timestamp
+  tags: Json<string[]>
+  description: string | null
+  post_to_slack: boolean
+}
+
+export interface PropertyDefinitionsTable {
+  id: string
+  project_id: number
+  name: string
+  /** 1 event, 2 person, 3 group (PostHog's PropertyDefinition.Type). */
+  type: number
+  /** The group type index for group properties, -1 otherwise (a plain value keeps the unique key simple on both databases). */
+  group_type_index: number
+  /** 'String' | 'Numeric' | 'Boolean' | 'DateTime', or null while unknown. */
+  property_type: string | null
+  is_numerical: boolean
+  last_seen_at: Timestamp
+}
+
+/** The row shape handed to `StorageDriver.insertEvents`: what is written, in column order. */
+export interface EventRow {
+  readonly uuid: string
+  readonly project_id: number
+  readonly event: string
+  readonly distinct_id: string
+  /** ISO 8601 UTC with six fractional digits. */
+  readonly timestamp: string
+  /** JSON text. */
+  readonly properties: string
+  readonly group_0: string
+  readonly group_1: string
+  readonly group_2: string
+  readonly group_3: string
+  readonly group_4: string
+  readonly session_id: string | null
+  readonly inserted_at: string
+}
+
+/** The columns of `EventRow`, in the order adapters write them. */
+export const EVENT_COLUMNS = [
+  'uuid',
+  'project_id',
+  'event',
+  'distinct_id',
+  'timestamp',
+  'properties',
+  'group_0',
+  'group_1',
+  'group_2',
+  'group_3',
+  'group_4',
+  'session_id',
+  'inserted_at',
+] as const satisfies ReadonlyArray<keyof EventRow>

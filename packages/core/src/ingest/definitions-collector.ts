@@ -1,0 +1,111 @@
+import { sql, type Kysely } from 'kysely'
+import { randomUUID } from 'node:crypto'
+import { PropertyDefinitionType, type PropertyDefinitionKind, type PropertyType } from '../model/definitions.js'
+import type { Properties } from '../model/json.js'
+import type { SightlineDatabase } from '../storage.js'
+import { chunk } from '../util/chunk.js'
+import { detectPropertyType } from './detect-property-type.js'
+
+/** Keys PostHog never records as event properties (property-defs-rs SKIP_PROPERTIES). */
+const SKIP_EVENT_PROPERTIES = new Set(['$set', '$set_once', '$unset', '$group_0', '$group_1', '$group_2', '$group_3', '$group_4', '$groups'])
+const MAX_NAME_BYTES = 200
+
+interface PropertySeen {
+  readonly name: string
+  readonly kind: PropertyDefinitionKind
+  readonly groupTypeIndex: number
+  type: PropertyType | null
+}
+
+const tooLong = (name: string) => Buffer.byteLength(name, 'utf8') > MAX_NAME_BYTES
+
+/**
+ * Collects the event and property definitions of one write, then upserts them
+ * in a few statements. The first non-null inferred type of a property wins, as
+ * in PostHog; `last_seen_at` is the ingestion clock, as in PostHog.
+ */
+export class DefinitionsCollector {
+  readonly #events = new Set<string>()
+  readonly #properties = new Map<string, PropertySeen>()
+  readonly #nowSeconds: number
+
+  constructor(nowSeconds: number) {
+    this.#nowSeconds = nowSeconds
+  }
+
+  event(name: string): void {
+    if (name !== '$$plugin_metrics' && !tooLong(name)) this.#events.add(name)
+  }
+
+  eventProperties(properties: Properties): void {
+    for (const [name, value] of Object.entries(properties)) {
+      if (!SKIP_EVENT_PROPERTIES.has(name)) this.#property(name, 'event', -1, value)
+    }
+  }
+
+  personProperties(properties: Properties): void {
+    for (const [name, value] of Object.entries(properties)) this.#property(name, 'person', -1, value)
+  }
+
+  groupProperties(groupTypeIndex: number, properties: Properties): void {
+    for (const [name, value] of Object.entries(properties)) this.#property(name, 'group', groupTypeIndex, value)
+  }
+
+  #property(name: string, kind: PropertyDefinitionKind, groupTypeIndex: number, value: unknown): void {
+    if (tooLong(name)) return
+    const key = `${kind}\u0000${groupTypeIndex}\u0000${name}`
+    let seen = this.#properties.get(key)
+    if (!seen) {
+      seen = { name, kind, groupTypeIndex, type: null }
+      this.#properties.set(key, seen)
+    }
+    seen.type ??= detectPropertyType(name, value, this.#nowSeconds)
+  }
+
+  async flush(db: Kysely<SightlineDatabase>, projectId: number, now: string): Promise<void> {
+    for (const names of chunk([...this.#events], 500)) {
+      await db
+        .insertInto('event_definitions')
+        .values(
+          names.map((name) => ({
+            id: randomUUID(),
+            project_id: projectId,
+            name,
+            created_at: now,
+            last_seen_at: now,
+            last_updated_at: now,
+            tags: '[]',
+            description: null,
+            post_to_slack: false,
+          })),
+        )
+        .onConflict((oc) => oc.columns(['project_id', 'name']).doUpdateSet({ last_seen_at: now }))
+        .execute()
+    }
+    for (const part of chunk([...this.#properties.values()], 500)) {
+      await db
+        .insertInto('property_definitions')
+        .values(
+          part.map((p) => ({
+            id: randomUUID(),
+            project_id: projectId,
+            name: p.name,
+            type: PropertyDefinitionType[p.kind],
+            group_type_index: p.groupTypeIndex,
+            property_type: p.type,
+            is_numerical: p.type === 'Numeric',
+            last_seen_at: now,
+          })),
+        )
+        .onConflict((oc) =>
+          oc.columns(['project_id', 'type', 'group_type_index', 'name']).doUpdateSet({
+            last_seen_at: now,
+            // The first known type wins: only a still-unknown type is filled in.
+            property_type: sql`coalesce(property_definitions.property_type, excluded.property_type)`,
+            is_numerical: sql`coalesce(property_definitions.property_type, excluded.property_type) = 'Numeric'`,
+          }),
+        )
+        .execute()
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import type { Properties } from '../model/json.js'
+
+/** `$set`, `$set_once` and `$unset` of one event, ready to apply to a person. */
+export interface PersonPropertyUpdates {
+  readonly set: Readonly<Properties>
+  readonly setOnce: Readonly<Properties>
+  readonly unset: ReadonlyArray<string>
+}
+
+export const NO_UPDATES: PersonPropertyUpdates = { set: {}, setOnce: {}, unset: [] }
+
+/**
+ * Event properties PostHog copies onto the person: the latest value as `$set`
+ * (unless the event `$set`s the key itself) and the first one as
+ * `$set_once` `$initial_<key>` (persons/person-property-utils.ts).
+ */
+const EVENT_TO_PERSON_PROPERTIES = new Set([
+  '$app_build', '$app_name', '$app_namespace', '$app_version',
+  '$browser', '$browser_version', '$device_type', '$current_url', '$pathname',
+  '$os', '$os_name', '$os_version', '$referring_domain', '$referrer',
+  '$screen_height', '$screen_width', '$viewport_height', '$viewport_width', '$raw_user_agent',
+  'utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_name', 'utm_term',
+  'gclid', 'gad_source', 'gclsrc', 'dclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'twclid',
+  'li_fat_id', 'mc_cid', 'igshid', 'ttclid', 'rdt_cid', 'irclid', '_kx', 'epik', 'qclid', 'sccid',
+])
+const NO_AUTOMATIC_PROPERTIES = new Set(['$snapshot', '$performance_event'])
+
+const isObject = (v: unknown): v is Properties => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** Reads an event's person property updates, adding PostHog's automatic ones. */
+export function personPropertyUpdates(event: string, properties: Properties): PersonPropertyUpdates {
+  const set: Properties = isObject(properties.$set) ? { ...properties.$set } : {}
+  const setOnce: Properties = isObject(properties.$set_once) ? { ...properties.$set_once } : {}
+  const rawUnset = properties.$unset
+  const unset = Array.isArray(rawUnset)
+    ? rawUnset.filter((k): k is string => typeof k === 'string')
+    : isObject(rawUnset)
+      ? Object.keys(rawUnset)
+      : []
+  if (!NO_AUTOMATIC_PROPERTIES.has(event)) {
+    const isServer = properties.$is_server === true
+    for (const key of Object.keys(properties)) {
+      if (!EVENT_TO_PERSON_PROPERTIES.has(key)) continue
+      if (isServer && (key === '$os' || key === '$os_version')) continue
+      const value = properties[key]
+      if (!(key in set)) set[key] = value
+      const initial = `$initial_${(key === '$os_name' ? '$os' : key).replace('$', '')}`
+      if (value !== null && value !== undefined && !(initial in setOnce)) setOnce[initial] = value
+    }
+  }
+  return { set, setOnce, unset }
+}
+
+/**
+ * Applies updates to a person's properties in PostHog's order
+ * (persons/person-update.ts): `$set_once` for keys the person did not have,
+ * then `$set`, then `$unset`. Returns the new object, or the same object when
+ * nothing changed.
+ */
+export function applyPersonPropertyUpdates(properties: Properties, updates: PersonPropertyUpdates): Properties {
+  let next: Properties | undefined
+  const write = (key: string, value: unknown) => {
+    next ??= { ...properties }
+    next[key] = value
+  }
+  for (const [key, value] of Object.entries(updates.setOnce)) {
+    if (properties[key] === undefined && !(key in properties)) write(key, value)
+  }
+  for (const [key, value] of Object.entries(updates.set)) {
+    if (!(key in properties) || !sameJson(properties[key], value)) write(key, value)
+  }
+  for (const key of updates.unset) {
+    if (key in (next ?? properties)) {
+      next ??= { ...properties }
+      delete next[key]
+    }
+  }
+  return next ?? properties
+}
+
+/** Properties of a person created by an event: `{...$set_once, ...$set}` (no `$unset`). */
+export function initialPersonProperties(updates: PersonPropertyUpdates): Properties {
+  return { ...updates.setOnce, ...updates.set }
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
+  return JSON.stringify(a) === JSON.stringify(b)
+}

@@ -1,0 +1,221 @@
+import type { Kysely } from 'kysely'
+import type { Properties } from '../model/json.js'
+import type { SightlineDatabase } from '../storage.js'
+import { formatTimestamp, parseTimestamp, type EpochMicros } from '../time/timestamp.js'
+import { chunk } from '../util/chunk.js'
+import { personUuidFor } from '../util/uuidv5.js'
+import { applyPersonPropertyUpdates, type PersonPropertyUpdates } from './person-property-updates.js'
+
+/** A person as the store holds it while a batch is processed. */
+export interface PersonState {
+  readonly uuid: string
+  properties: Properties
+  isIdentified: boolean
+  createdAt: EpochMicros
+  version: number
+  /** Not yet in the database. */
+  readonly isNew: boolean
+  /** Merged into another person: to delete. */
+  deleted: boolean
+  /** Distinct ids of this person that the batch has seen. */
+  readonly distinctIds: Set<string>
+}
+
+interface Original {
+  readonly properties: Properties
+  readonly isIdentified: boolean
+  readonly createdAt: EpochMicros
+}
+
+/** Bind-parameter-friendly size of `IN (...)` lists. */
+const IN_LIST = 1000
+
+/**
+ * The persons touched by one write (a capture batch or a person upsert): loads
+ * them in a few queries, changes them in memory in event order, and writes the
+ * changes back in `flush`. Person identity follows PostHog: a distinct id maps
+ * to one person; merging moves every distinct id of the source to the target.
+ */
+export class PersonStore {
+  readonly #db: Kysely<SightlineDatabase>
+  readonly #projectId: number
+  readonly #byDistinctId = new Map<string, PersonState>()
+  readonly #originals = new Map<string, Original>()
+  /** Distinct ids whose mapping row is new or changed. */
+  readonly #mappingChanges = new Map<string, { isNew: boolean }>()
+  /** Merges in the order they happened: `[source, target]` person uuids. */
+  readonly #merges: Array<readonly [string, string]> = []
+
+  constructor(db: Kysely<SightlineDatabase>, projectId: number) {
+    this.#db = db
+    this.#projectId = projectId
+  }
+
+  /** Loads the persons of these distinct ids (one round trip per 1,000 ids, plus the persons). */
+  async load(distinctIds: Iterable<string>): Promise<void> {
+    const wanted = [...new Set(distinctIds)].filter((id) => !this.#byDistinctId.has(id))
+    if (wanted.length === 0) return
+    const mappings: Array<{ distinct_id: string; person_uuid: string }> = []
+    for (const ids of chunk(wanted, IN_LIST)) {
+      mappings.push(
+        ...(await this.#db
+          .selectFrom('person_distinct_ids')
+          .select(['distinct_id', 'person_uuid'])
+          .where('project_id', '=', this.#projectId)
+          .where('distinct_id', 'in', ids)
+          .execute()),
+      )
+    }
+    const uuids = [...new Set(mappings.map((m) => m.person_uuid))]
+    const persons = new Map<string, PersonState>()
+    for (const part of chunk(uuids, IN_LIST)) {
+      const rows = await this.#db
+        .selectFrom('persons')
+        .select(['uuid', 'properties', 'is_identified', 'created_at', 'version'])
+        .where('project_id', '=', this.#projectId)
+        .where('uuid', 'in', part)
+        .execute()
+      for (const row of rows) {
+        const state: PersonState = {
+          uuid: row.uuid,
+          properties: row.properties,
+          isIdentified: row.is_identified,
+          createdAt: parseTimestamp(row.created_at)!,
+          version: row.version,
+          isNew: false,
+          deleted: false,
+          distinctIds: new Set(),
+        }
+        persons.set(row.uuid, state)
+        this.#originals.set(row.uuid, { properties: row.properties, isIdentified: row.is_identified, createdAt: state.createdAt })
+      }
+    }
+    for (const m of mappings) {
+      const person = persons.get(m.person_uuid)
+      // A mapping to a missing person would be a broken database; treat the id as unknown.
+      if (!person) continue
+      person.distinctIds.add(m.distinct_id)
+      this.#byDistinctId.set(m.distinct_id, person)
+    }
+  }
+
+  /** The person of a loaded distinct id, if it has one. */
+  get(distinctId: string): PersonState | undefined {
+    return this.#byDistinctId.get(distinctId)
+  }
+
+  /** Creates a person holding `distinctId` (which must have none). */
+  create(distinctId: string, createdAt: EpochMicros, properties: Properties, isIdentified: boolean): PersonState {
+    const person: PersonState = {
+      uuid: personUuidFor(this.#projectId, distinctId),
+      properties,
+      isIdentified,
+      createdAt,
+      version: 0,
+      isNew: true,
+      deleted: false,
+      distinctIds: new Set(),
+    }
+    this.addDistinctId(person, distinctId)
+    return person
+  }
+
+  /** Points `distinctId` (which has no person) at `person`. */
+  addDistinctId(person: PersonState, distinctId: string): void {
+    person.distinctIds.add(distinctId)
+    this.#byDistinctId.set(distinctId, person)
+    this.#mappingChanges.set(distinctId, { isNew: this.#mappingChanges.get(distinctId)?.isNew ?? true })
+  }
+
+  /**
+   * Merges `source` into `target` (PostHog's mergePeople): the target keeps its
+   * uuid and wins property conflicts, the earlier `created_at` is kept, the
+   * result is identified, and every distinct id of the source moves over.
+   */
+  merge(target: PersonState, source: PersonState): void {
+    if (target === source) return
+    target.properties = { ...source.properties, ...target.properties }
+    target.createdAt = Math.min(target.createdAt, source.createdAt)
+    target.isIdentified = true
+    target.version = Math.max(target.version, source.version)
+    for (const id of source.distinctIds) {
+      target.distinctIds.add(id)
+      this.#byDistinctId.set(id, target)
+      this.#mappingChanges.set(id, { isNew: this.#mappingChanges.get(id)?.isNew ?? false })
+    }
+    source.distinctIds.clear()
+    source.deleted = true
+    this.#merges.push([source.uuid, target.uuid])
+  }
+
+  /** Applies `$set_once`, `$set`, `$unset` to a person. */
+  update(person: PersonState, updates: PersonPropertyUpdates): void {
+    person.properties = applyPersonPropertyUpdates(person.properties, updates)
+  }
+
+  /** Writes every change made since `load`. */
+  async flush(): Promise<void> {
+    const db = this.#db
+    const persons = new Set(this.#byDistinctId.values())
+    const merged = this.#merges.map(([source]) => source)
+    // Merges first, in order: each moves the stored distinct ids of a source person.
+    for (const [source, target] of this.#merges) {
+      await db
+        .updateTable('person_distinct_ids')
+        .set((eb) => ({ person_uuid: target, version: eb('version', '+', 1) }))
+        .where('project_id', '=', this.#projectId)
+        .where('person_uuid', '=', source)
+        .execute()
+    }
+    for (const uuids of chunk(merged, IN_LIST)) {
+      await db.deleteFrom('persons').where('project_id', '=', this.#projectId).where('uuid', 'in', uuids).execute()
+    }
+    const inserts = [...persons].filter((p) => p.isNew && !p.deleted)
+    for (const part of chunk(inserts, 500)) {
+      await db
+        .insertInto('persons')
+        .values(
+          part.map((p) => ({
+            uuid: p.uuid,
+            project_id: this.#projectId,
+            properties: JSON.stringify(p.properties),
+            is_identified: p.isIdentified,
+            created_at: formatTimestamp(p.createdAt),
+            version: p.version,
+          })),
+        )
+        .execute()
+    }
+    for (const p of persons) {
+      if (p.isNew || p.deleted) continue
+      const before = this.#originals.get(p.uuid)!
+      if (
+        before.properties === p.properties &&
+        before.isIdentified === p.isIdentified &&
+        before.createdAt === p.createdAt &&
+        !this.#merges.some(([, target]) => target === p.uuid)
+      ) {
+        continue
+      }
+      await db
+        .updateTable('persons')
+        .set({
+          properties: JSON.stringify(p.properties),
+          is_identified: p.isIdentified,
+          created_at: formatTimestamp(p.createdAt),
+          version: p.version + 1,
+        })
+        .where('project_id', '=', this.#projectId)
+        .where('uuid', '=', p.uuid)
+        .execute()
+    }
+    const newMappings: Array<{ project_id: number; distinct_id: string; person_uuid: string; version: number }> = []
+    for (const [distinctId, change] of this.#mappingChanges) {
+      if (!change.isNew) continue // existing rows were moved by the merge updates above
+      newMappings.push({ project_id: this.#projectId, distinct_id: distinctId, person_uuid: this.#byDistinctId.get(distinctId)!.uuid, version: 0 })
+    }
+    for (const part of chunk(newMappings, 1000)) {
+      await db.insertInto('person_distinct_ids').values(part).execute()
+    }
+  }
+}

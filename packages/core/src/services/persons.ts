@@ -1,0 +1,80 @@
+import type { EngineContext } from '../context.js'
+import { runStorage } from '../db/run.js'
+import { ValidationError } from '../errors.js'
+import { UpsertPersonInput, type Person } from '../model/person.js'
+import { PersonStore } from '../ingest/person-store.js'
+import { dateToMicros, parseTimestamp } from '../time/timestamp.js'
+import { decodeOrThrow } from '../util/decode.js'
+import { requireProject } from './require-project.js'
+
+export function personsService(ctx: EngineContext) {
+  const get = async (projectId: number, distinctId: string): Promise<Person | null> => {
+    ctx.assertOpen()
+    const row = await runStorage('get person', () =>
+      ctx.db
+        .selectFrom('person_distinct_ids as pdi')
+        .innerJoin('persons as p', (j) => j.onRef('p.uuid', '=', 'pdi.person_uuid').onRef('p.project_id', '=', 'pdi.project_id'))
+        .select(['p.id', 'p.uuid', 'p.properties', 'p.is_identified', 'p.created_at'])
+        .where('pdi.project_id', '=', projectId)
+        .where('pdi.distinct_id', '=', distinctId)
+        .executeTakeFirst(),
+    )
+    if (!row) return null
+    const ids = await runStorage('get person distinct ids', () =>
+      ctx.db
+        .selectFrom('person_distinct_ids')
+        .select('distinct_id')
+        .where('project_id', '=', projectId)
+        .where('person_uuid', '=', row.uuid)
+        .orderBy('distinct_id')
+        .execute(),
+    )
+    return {
+      id: row.id,
+      uuid: row.uuid,
+      distinctIds: ids.map((i) => i.distinct_id),
+      properties: row.properties,
+      isIdentified: row.is_identified,
+      createdAt: row.created_at,
+    }
+  }
+
+  return {
+    /** The person a distinct id belongs to, or null. */
+    get,
+
+    /**
+     * Imports or updates a person (see `UpsertPersonInput`). All distinct ids end
+     * on the person of the first one; others' persons are merged into it.
+     */
+    async upsert(projectId: number, input: UpsertPersonInput): Promise<Person> {
+      ctx.assertOpen()
+      const p = decodeOrThrow(UpsertPersonInput, input, 'invalid person')
+      const createdAt = p.createdAt === undefined ? undefined : parseTimestamp(p.createdAt)
+      if (createdAt === null) throw new ValidationError([{ path: ['createdAt'], message: `not an ISO 8601 date-time: ${JSON.stringify(p.createdAt)}` }])
+      await requireProject(ctx, projectId)
+      const [first, ...rest] = p.distinctIds
+      await ctx.writeLock.run(() =>
+        runStorage('upsert person', () =>
+          ctx.db.transaction().execute(async (trx) => {
+            const store = new PersonStore(trx, projectId)
+            await store.load(p.distinctIds)
+            const person = store.get(first) ?? store.create(first, createdAt ?? dateToMicros(ctx.clock()), {}, p.isIdentified ?? true)
+            for (const id of rest) {
+              const other = store.get(id)
+              if (!other) store.addDistinctId(person, id)
+              else store.merge(person, other)
+            }
+            if (createdAt !== undefined) person.createdAt = createdAt
+            if (p.isIdentified !== undefined) person.isIdentified = p.isIdentified
+            store.update(person, { set: p.properties ?? {}, setOnce: {}, unset: [] })
+            await store.flush()
+          }),
+        ),
+      )
+      return (await get(projectId, first))!
+    },
+  }
+}
+
+export type PersonsService = ReturnType<typeof personsService>

@@ -1,0 +1,95 @@
+import { Kysely } from 'kysely'
+import type { EngineContext } from './context.js'
+import { migrateToLatest } from './db/migrate.js'
+import { rememberFailedSql, runStorage } from './db/run.js'
+import { ClosedError } from './errors.js'
+import { capture } from './ingest/capture.js'
+import type { CaptureInput, CaptureResult } from './model/capture-input.js'
+import { SightlineOptions } from './options.js'
+import { eventDefinitionsService, propertyDefinitionsService } from './services/definitions.js'
+import { eventsService } from './services/events.js'
+import { groupsService } from './services/groups.js'
+import { organizationsService } from './services/organizations.js'
+import { personalApiKeysService } from './services/personal-api-keys.js'
+import { personsService } from './services/persons.js'
+import { projectsService } from './services/projects.js'
+import { usersService } from './services/users.js'
+import type { SightlineDatabase } from './storage.js'
+import { decodeOrThrow } from './util/decode.js'
+import { Mutex } from './util/mutex.js'
+
+/** One analytics engine over one storage. Every method returns a Promise. */
+export interface Sightline {
+  readonly organizations: ReturnType<typeof organizationsService>
+  readonly projects: ReturnType<typeof projectsService>
+  readonly users: ReturnType<typeof usersService>
+  readonly personalApiKeys: ReturnType<typeof personalApiKeysService>
+  readonly persons: ReturnType<typeof personsService>
+  readonly groups: ReturnType<typeof groupsService>
+  readonly events: ReturnType<typeof eventsService>
+  readonly eventDefinitions: ReturnType<typeof eventDefinitionsService>
+  readonly propertyDefinitions: ReturnType<typeof propertyDefinitionsService>
+  /**
+   * Stores events with PostHog's semantics (persons, merges, groups, definitions).
+   * Atomic: a batch with one invalid event is rejected whole with a
+   * `ValidationError` naming the index and field, and nothing is stored.
+   */
+  capture(projectId: number, events: ReadonlyArray<CaptureInput>): Promise<CaptureResult>
+  /** Closes the storage. Safe to call twice; every later call throws `ClosedError`. */
+  close(): Promise<void>
+}
+
+/**
+ * Opens the storage, brings its schema up to date and returns the engine.
+ *
+ * ```ts
+ * const sightline = await createSightline({ storage: duckdbStorage() })
+ * ```
+ */
+export async function createSightline(options: SightlineOptions): Promise<Sightline> {
+  const { storage, clock = () => new Date() } = decodeOrThrow(SightlineOptions, options, 'invalid Sightline options')
+  const driver = await runStorage(`open ${storage.name} storage`, () => storage.open())
+  const db = new Kysely<SightlineDatabase>({ dialect: driver.dialect, log: rememberFailedSql })
+  try {
+    await migrateToLatest(db, storage, driver)
+  } catch (error) {
+    await db.destroy().catch(() => {})
+    await driver.close().catch(() => {})
+    throw error
+  }
+
+  let closed = false
+  let closing: Promise<void> | undefined
+  const ctx: EngineContext = {
+    db,
+    adapter: storage,
+    driver,
+    clock,
+    writeLock: new Mutex(),
+    assertOpen() {
+      if (closed) throw new ClosedError()
+    },
+  }
+
+  return Object.freeze({
+    organizations: organizationsService(ctx),
+    projects: projectsService(ctx),
+    users: usersService(ctx),
+    personalApiKeys: personalApiKeysService(ctx),
+    persons: personsService(ctx),
+    groups: groupsService(ctx),
+    events: eventsService(ctx),
+    eventDefinitions: eventDefinitionsService(ctx),
+    propertyDefinitions: propertyDefinitionsService(ctx),
+    capture: (projectId: number, events: ReadonlyArray<CaptureInput>) => capture(ctx, projectId, events),
+    close() {
+      closed = true
+      // Writes already queued finish first, so a capture that resolved is never cut off.
+      closing ??= ctx.writeLock.run(async () => {
+        await db.destroy()
+        await driver.close()
+      })
+      return closing
+    },
+  })
+}

@@ -1,0 +1,55 @@
+/**
+ * The storage port: what a database adapter implements. Adapter authors import
+ * this subpath (`@sightline/core/storage`); application code never needs it.
+ *
+ * Core compiles every query with Kysely and never imports a driver. An adapter
+ * brings a Kysely `Dialect`, declares what its database can do, and owns the
+ * one hot path whose best form differs per database: bulk event ingestion.
+ */
+import type { Dialect, Kysely, Migration } from 'kysely'
+import type { EventRow, SightlineDatabase } from './db/tables.js'
+
+export type { EventRow, SightlineDatabase } from './db/tables.js'
+export { EVENT_COLUMNS } from './db/tables.js'
+export type * from './db/tables.js'
+
+/** What differs between databases, stated as facts the planner asks about (never "which database is this"). */
+export interface StorageCapabilities {
+  /** Column type used for JSON documents: `jsonb` on Postgres, `json` on DuckDB. */
+  readonly jsonColumnType: 'json' | 'jsonb'
+  /**
+   * Whether several processes may write the same database at once. False for a
+   * DuckDB file, which one process opens at a time.
+   */
+  readonly multiProcess: boolean
+}
+
+/** A database Sightline can run on. Create one per `createSightline` call. */
+export interface StorageAdapter {
+  /** A short name for messages and logs ("duckdb", "postgres"). Never used for branching. */
+  readonly name: string
+  readonly capabilities: StorageCapabilities
+  /** Opens the database (creating it if needed). Called once, by `createSightline`. */
+  open(): Promise<StorageDriver>
+}
+
+/** An opened database. */
+export interface StorageDriver {
+  /** The Kysely dialect; core creates the one `Kysely` instance over it and destroys it on close. */
+  readonly dialect: Dialect
+  /**
+   * The adapter's own migrations (indexes, tuning), run after core's. Names must
+   * start with the adapter's name (`duckdb_0001_...`) so they sort apart from core's.
+   */
+  readonly migrations: Readonly<Record<string, Migration>>
+  /**
+   * Writes event rows through `db`, which may be a transaction: atomic with it.
+   * Core has already dropped rows whose uuid it found stored, under its
+   * in-process write lock; an adapter whose database several processes write
+   * (`multiProcess`) must also skip rows whose `(project_id, uuid)` is stored
+   * by the time it writes. Resolves to the number of rows inserted.
+   */
+  insertEvents(db: Kysely<SightlineDatabase>, rows: ReadonlyArray<EventRow>): Promise<number>
+  /** Releases what `open()` acquired, after core destroyed its Kysely instance. Safe to call twice. */
+  close(): Promise<void>
+}

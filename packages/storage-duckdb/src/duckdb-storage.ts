@@ -1,0 +1,87 @@
+import type { Kysely } from 'kysely'
+import { EVENT_COLUMNS, type EventRow, type SightlineDatabase, type StorageAdapter, type StorageDriver } from '@sightline/core/storage'
+import { DuckDBDialect } from './dialect/duckdb-dialect.js'
+import type { DuckDBConnection } from './dialect/duckdb-connection.js'
+import type { DuckDBInstance as DialectInstance } from './dialect/duckdb-dialect-config.js'
+
+/** Options of `duckdbStorage`. */
+export interface DuckDBStorageOptions {
+  /** A database file, created if missing. Default `':memory:'`. Ignored when `instance` is given. */
+  readonly path?: string
+  /**
+   * An instance the host opened itself (`await DuckDBInstance.create(...)`):
+   * Sightline uses it and leaves it open on close. Default: one Sightline opens and closes.
+   */
+  readonly instance?: DialectInstance
+  /** Connections in the pool. Default 4. */
+  readonly poolSize?: number
+  /** DuckDB settings passed at open, e.g. `{ threads: '2', memory_limit: '4GB' }`. Default none. */
+  readonly config?: Readonly<Record<string, string>>
+}
+
+/** What the adapter needs of a node-api instance beyond the dialect's subset. */
+interface OwnedInstance extends DialectInstance {
+  closeSync(): void
+}
+
+/**
+ * Sightline on DuckDB through `@duckdb/node-api` (a peer dependency): in memory
+ * by default, or in a file that one process opens at a time.
+ */
+export function duckdbStorage(options: DuckDBStorageOptions = {}): StorageAdapter {
+  const path = options.path ?? ':memory:'
+  return {
+    name: 'duckdb',
+    capabilities: { jsonColumnType: 'json', multiProcess: false },
+    async open(): Promise<StorageDriver> {
+      let owned: OwnedInstance | undefined
+      let instance = options.instance
+      if (!instance) {
+        const { DuckDBInstance } = await import('@duckdb/node-api')
+        instance = owned = await DuckDBInstance.create(path, { ...options.config })
+      }
+      let closed = false
+      return {
+        dialect: new DuckDBDialect({ instance, poolSize: options.poolSize }),
+        migrations: {},
+        insertEvents: appendEvents,
+        async close() {
+          if (closed) return
+          closed = true
+          owned?.closeSync()
+        },
+      }
+    },
+  }
+}
+
+/**
+ * Bulk insert through DuckDB's Appender on the caller's connection, so the rows
+ * belong to its transaction. Core has already dropped stored uuids under its
+ * write lock, and a DuckDB file has one writing process, so no second check
+ * is needed here (see `StorageCapabilities.multiProcess`).
+ */
+async function appendEvents(db: Kysely<SightlineDatabase>, rows: ReadonlyArray<EventRow>): Promise<number> {
+  if (rows.length === 0) return 0
+  return db.getExecutor().provideConnection(async (connection) => {
+    const raw = (connection as DuckDBConnection).raw
+    const appender = await raw.createAppender('events')
+    try {
+      for (const row of rows) {
+        for (const column of EVENT_COLUMNS) {
+          const value = row[column]
+          if (value === null) appender.appendNull()
+          else if (typeof value === 'number') appender.appendInteger(value)
+          // uuid, timestamptz and json columns take their text forms; DuckDB casts on append.
+          else appender.appendVarchar(value)
+        }
+        appender.endRow()
+      }
+      // Rows still buffered when the transaction ends would escape it: flush now.
+      appender.flushSync()
+    } finally {
+      appender.closeSync()
+    }
+    return rows.length
+  })
+}

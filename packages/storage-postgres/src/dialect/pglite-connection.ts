@@ -1,0 +1,107 @@
+import type { CompiledQuery, DatabaseConnection, QueryResult, TransactionSettings } from 'kysely'
+import type { PGliteLike, PGliteQueryOptions, PGliteTransactionLike } from './pglite-dialect-config.js'
+import { typeParsers } from './type-parsers.js'
+
+const QUERY_OPTIONS: PGliteQueryOptions = Object.freeze({ rowMode: 'object', parsers: typeParsers })
+
+// As kysely's PostgresDriver: only these commands report affected rows.
+const ROW_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE'])
+
+interface OpenTransaction {
+  readonly tx: PGliteTransactionLike
+  /** Lets PGlite's transaction callback return: `true` commits, `false` rolls back. */
+  readonly finish: (commit: boolean) => void
+  /** Settles when PGlite has run COMMIT or ROLLBACK; rejects with its error. */
+  readonly settled: Promise<void>
+}
+
+/**
+ * PGlite's one connection. Not safe for concurrent use: `PGliteDriver` hands
+ * it to one caller at a time.
+ */
+export class PGliteConnection implements DatabaseConnection {
+  readonly #pglite: PGliteLike
+  #transaction: OpenTransaction | undefined
+
+  constructor(pglite: PGliteLike) {
+    this.#pglite = pglite
+  }
+
+  async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const client = this.#transaction?.tx ?? this.#pglite
+    const result = await client.query<R>(compiledQuery.sql, [...compiledQuery.parameters], QUERY_OPTIONS)
+    const counts = result.command === undefined || ROW_COMMANDS.has(result.command)
+    const count = counts ? (result.rowCount ?? result.affectedRows) : undefined
+    return { rows: result.rows, numAffectedRows: count === undefined ? undefined : BigInt(count) }
+  }
+
+  /**
+   * Fetches every row, then yields them `chunkSize` at a time: PGlite has no
+   * cursor, and a portal left open would hold its only connection anyway.
+   */
+  async *streamQuery<R>(compiledQuery: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    const { rows } = await this.executeQuery<R>(compiledQuery)
+    const size = chunkSize !== undefined && chunkSize > 0 ? chunkSize : Math.max(rows.length, 1)
+    for (let start = 0; start < rows.length; start += size) {
+      yield { rows: rows.slice(start, start + size) }
+    }
+  }
+
+  /**
+   * Opens a transaction through PGlite's `transaction()`, whose lock also
+   * holds off queries sent to the instance directly, outside this dialect.
+   * Its callback stays pending until `commit` or `rollback` lets it return.
+   */
+  async beginTransaction(settings: TransactionSettings): Promise<void> {
+    if (this.#transaction) throw new Error('a transaction is already open on this PGlite connection')
+
+    let finish!: (commit: boolean) => void
+    const decided = new Promise<boolean>((resolve) => (finish = resolve))
+    let settled!: Promise<void>
+    const tx = await new Promise<PGliteTransactionLike>((resolve, reject) => {
+      settled = this.#pglite.transaction(async (tx) => {
+        resolve(tx)
+        if (!(await decided)) await tx.rollback()
+      })
+      // Rejects here only if BEGIN failed; later errors surface in commit or rollback.
+      settled.catch(reject)
+    })
+
+    const transaction: OpenTransaction = { tx, finish, settled }
+    this.#transaction = transaction
+
+    const characteristics = transactionCharacteristics(settings)
+    if (characteristics) {
+      try {
+        // Valid as the first statement after BEGIN, which PGlite has sent.
+        await tx.query(`set transaction ${characteristics}`)
+      } catch (error) {
+        await this.rollbackTransaction().catch(() => {})
+        throw error
+      }
+    }
+  }
+
+  /** Commits; rejects if Postgres rolled back instead (the transaction had failed). */
+  async commitTransaction(): Promise<void> {
+    const transaction = this.#transaction
+    if (!transaction) throw new Error('no transaction is open on this PGlite connection')
+    this.#transaction = undefined
+    transaction.finish(true)
+    await transaction.settled
+  }
+
+  /** Rolls back. Safe to call when no transaction is open (kysely does, after a failed commit). */
+  async rollbackTransaction(): Promise<void> {
+    const transaction = this.#transaction
+    if (!transaction) return
+    this.#transaction = undefined
+    transaction.finish(false)
+    await transaction.settled
+  }
+}
+
+// kysely validated both settings against its own lists of keywords.
+function transactionCharacteristics({ isolationLevel, accessMode }: TransactionSettings): string {
+  return [isolationLevel && `isolation level ${isolationLevel}`, accessMode].filter(Boolean).join(' ')
+}

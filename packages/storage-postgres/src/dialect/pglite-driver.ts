@@ -1,0 +1,108 @@
+import { createQueryId, IdentifierNode, RawNode } from 'kysely'
+import type { DatabaseConnection, Driver, QueryCompiler, TransactionSettings } from 'kysely'
+import { ConnectionMutex } from './connection-mutex.js'
+import { PGliteConnection } from './pglite-connection.js'
+import type { PGliteDialectConfig } from './pglite-dialect-config.js'
+import { sessionSettings } from './session-settings.js'
+
+/**
+ * Drives PGlite's single connection. kysely acquires the connection for one
+ * query, or for a whole transaction (BEGIN to COMMIT or ROLLBACK); the mutex
+ * makes every other caller wait until it is released, so nothing interleaves
+ * into an open transaction.
+ */
+export class PGliteDriver implements Driver {
+  readonly #config: PGliteDialectConfig
+  readonly #mutex = new ConnectionMutex()
+  #connection: PGliteConnection | undefined
+
+  constructor(config: PGliteDialectConfig) {
+    this.#config = Object.freeze({ ...config })
+  }
+
+  async init(): Promise<void> {
+    const { pglite } = this.#config
+    if (pglite.closed) throw new Error('the PGlite instance is already closed')
+
+    const connection = new PGliteConnection(pglite)
+    await connection.executeQuery(sessionSettings(this.#config.schema))
+    this.#connection = connection
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    await this.#mutex.lock()
+    const connection = this.#connection
+    if (!connection) {
+      this.#mutex.unlock()
+      throw new Error('the PGlite driver has been destroyed')
+    }
+    return connection
+  }
+
+  async releaseConnection(): Promise<void> {
+    this.#mutex.unlock()
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    await asPGlite(connection).beginTransaction(settings)
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await asPGlite(connection).commitTransaction()
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await asPGlite(connection).rollbackTransaction()
+  }
+
+  async savepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compileQuery: QueryCompiler['compileQuery'],
+  ): Promise<void> {
+    await connection.executeQuery(compileQuery(savepointCommand('savepoint', name), createQueryId()))
+  }
+
+  async rollbackToSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compileQuery: QueryCompiler['compileQuery'],
+  ): Promise<void> {
+    await connection.executeQuery(compileQuery(savepointCommand('rollback to', name), createQueryId()))
+  }
+
+  async releaseSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compileQuery: QueryCompiler['compileQuery'],
+  ): Promise<void> {
+    await connection.executeQuery(compileQuery(savepointCommand('release', name), createQueryId()))
+  }
+
+  /**
+   * Waits for the query or transaction in progress, then closes the PGlite
+   * instance only if `closeOnDestroy` is set. Safe to call twice.
+   */
+  async destroy(): Promise<void> {
+    await this.#mutex.lock()
+    try {
+      if (!this.#connection) return
+      this.#connection = undefined
+      const { pglite, closeOnDestroy = false } = this.#config
+      if (closeOnDestroy && !pglite.closed) await pglite.close()
+    } finally {
+      // Waiters wake to find no connection and fail.
+      this.#mutex.unlock()
+    }
+  }
+}
+
+function asPGlite(connection: DatabaseConnection): PGliteConnection {
+  if (connection instanceof PGliteConnection) return connection
+  throw new TypeError('expected the connection this driver handed out')
+}
+
+// A RawNode with an IdentifierNode, so that kysely quotes the savepoint name.
+function savepointCommand(command: string, name: string): RawNode {
+  return RawNode.createWithChildren([RawNode.createWithSql(`${command} `), IdentifierNode.create(name)])
+}

@@ -1,0 +1,36 @@
+import { createSightline, type Organization, type Sightline } from '@sightline/core'
+import type { ConformanceTarget, FreshDatabase } from './target.js'
+
+/** The clock every conformance case runs at. */
+export const NOW = new Date('2026-03-01T12:00:00.000Z')
+export const NOW_MICROS = NOW.getTime() * 1000
+
+export interface Engine {
+  readonly sightline: Sightline
+  readonly db: FreshDatabase
+  readonly projectId: number
+  readonly organizationId: Organization['id']
+}
+
+/** A fresh database, an engine on it, and one organization with one project. */
+export async function openEngine(target: ConformanceTarget, clock: () => Date = () => NOW): Promise<Engine & { close(): Promise<void> }> {
+  const db = await target.fresh()
+  const sightline = await createSightline({ storage: db.storage(), clock })
+  const org = await sightline.organizations.create({ name: 'Acme' })
+  const project = await sightline.projects.create({ organizationId: org.id, name: 'Web', timezone: 'Europe/Berlin' })
+  return {
+    sightline,
+    db,
+    projectId: project.id,
+    organizationId: org.id,
+    async close() {
+      await sightline.close()
+      await db.dispose()
+    },
+  }
+}
+
+export const count = async (db: FreshDatabase, table: string, where = 'true', params: unknown[] = []): Promise<number> => {
+  const [row] = await db.raw<{ n: number }>(`select count(*) as n from ${table} where ${where}`, params)
+  return Number(row!.n)
+}

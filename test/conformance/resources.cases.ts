@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto'
+import { describe, expect } from 'vitest'
+import { ConflictError, createSightline, NotFoundError, StorageError, ValidationError } from '@sightline/core'
+import { conformanceCase } from './case.js'
+import { count, NOW, openEngine } from './harness.js'
+import type { ConformanceTarget } from './target.js'
+
+export function resourceCases(target: ConformanceTarget): void {
+  describe('resources', () => {
+    conformanceCase(target, 'migrations are idempotent and survive a reopen', async () => {
+      const db = await target.fresh()
+      try {
+        const first = await createSightline({ storage: db.storage(), clock: () => NOW })
+        const org = await first.organizations.create({ name: 'Kept' })
+        await first.close()
+        const applied = await count(db, 'sightline_migrations')
+        expect(applied).toBeGreaterThanOrEqual(1)
+        const second = await createSightline({ storage: db.storage(), clock: () => NOW })
+        expect(await count(db, 'sightline_migrations')).toBe(applied)
+        expect((await second.organizations.get(org.id)).name).toBe('Kept')
+        await second.close()
+      } finally {
+        await db.dispose()
+      }
+    })
+
+    conformanceCase(target, 'projects are written as given, with a capture token', async () => {
+      const e = await openEngine(target)
+      try {
+        const project = await e.sightline.projects.create({
+          organizationId: e.organizationId,
+          name: 'Mobile',
+          timezone: 'America/New_York',
+          weekStartDay: 1,
+          testAccountFilters: [{ key: 'email', value: '@acme.io', operator: 'not_icontains', type: 'person' }],
+        })
+        const [row] = await e.db.raw<Record<string, unknown>>(
+          'select name, timezone, week_start_day, api_token, organization_id, test_account_filters from projects where id = $1',
+          [project.id],
+        )
+        expect(row).toMatchObject({ name: 'Mobile', timezone: 'America/New_York', week_start_day: 1, organization_id: e.organizationId })
+        expect(row!.api_token).toBe(project.apiToken)
+        expect(project.apiToken).toMatch(/^phc_[A-Za-z0-9_-]{43}$/)
+        const filters = typeof row!.test_account_filters === 'string' ? JSON.parse(row!.test_account_filters) : row!.test_account_filters
+        expect(filters).toEqual([{ key: 'email', value: '@acme.io', operator: 'not_icontains', type: 'person' }])
+        expect(await e.sightline.projects.getByApiToken(project.apiToken)).toMatchObject({ id: project.id })
+        expect(await e.sightline.projects.getByApiToken('phc_nope')).toBeNull()
+        const updated = await e.sightline.projects.update(project.id, { timezone: 'UTC', weekStartDay: 0 })
+        expect(updated).toMatchObject({ timezone: 'UTC', weekStartDay: 0, name: 'Mobile' })
+        expect((await e.sightline.projects.list({ organizationId: e.organizationId })).map((p) => p.id)).toEqual([e.projectId, project.id])
+      } finally {
+        await e.close()
+      }
+    })
+
+    conformanceCase(target, 'bad resource input is refused with the field named', async () => {
+      const e = await openEngine(target)
+      try {
+        const bad = await e.sightline.projects.create({ organizationId: e.organizationId, name: 'X', timezone: 'Mars/Olympus' }).catch((x) => x)
+        expect(bad).toBeInstanceOf(ValidationError)
+        expect(bad.attr).toBe('timezone')
+        const missingOrg = await e.sightline.projects
+          .create({ organizationId: '00000000-0000-4000-8000-000000000000' as never, name: 'X' })
+          .catch((x) => x)
+        expect(missingOrg).toBeInstanceOf(NotFoundError)
+        await expect(e.sightline.projects.get(999_999)).rejects.toBeInstanceOf(NotFoundError)
+        await expect(e.sightline.organizations.get('not-a-uuid')).rejects.toBeInstanceOf(NotFoundError)
+        expect(await count(e.db, 'projects')).toBe(1)
+      } finally {
+        await e.close()
+      }
+    })
+
+    conformanceCase(target, 'personal API keys are stored hashed and authenticate their user', async () => {
+      const e = await openEngine(target)
+      try {
+        const user = await e.sightline.users.create({ email: 'Ada@Acme.io', firstName: 'Ada', organizationIds: [e.organizationId] })
+        expect(user.email).toBe('ada@acme.io')
+        const { key, apiKey } = await e.sightline.personalApiKeys.create({ userId: user.id, label: 'ci', scopes: ['insight:read'] })
+        expect(key).toMatch(/^phx_/)
+        const rows = await e.db.raw<{ secure_value: string; mask_value: string }>('select secure_value, mask_value from personal_api_keys')
+        expect(rows).toHaveLength(1)
+        expect(rows[0]!.secure_value).toBe(createHash('sha256').update(key).digest('hex'))
+        expect(rows[0]!.mask_value).not.toContain(key.slice(6, -4))
+        const auth = await e.sightline.personalApiKeys.authenticate(key)
+        expect(auth?.user.id).toBe(user.id)
+        expect(auth?.apiKey.scopes).toEqual(['insight:read'])
+        expect(auth?.apiKey.lastUsedAt).not.toBeNull()
+        expect(await e.sightline.personalApiKeys.authenticate(key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A'))).toBeNull()
+        expect(await e.sightline.personalApiKeys.authenticate("phx_' or 1=1 --")).toBeNull()
+        await e.sightline.personalApiKeys.delete(apiKey.id)
+        expect(await e.sightline.personalApiKeys.authenticate(key)).toBeNull()
+        expect(await e.sightline.users.organizationIds(user.id)).toEqual([e.organizationId])
+        await expect(e.sightline.users.create({ email: 'ada@acme.io', firstName: 'Twin' })).rejects.toBeInstanceOf(ConflictError)
+        expect(await count(e.db, 'users')).toBe(1)
+      } finally {
+        await e.close()
+      }
+    })
+
+    conformanceCase(target, 'an unreachable database is a StorageError, not a hang', async () => {
+      const error = await createSightline({ storage: target.unreachable() }).catch((x) => x)
+      expect(error).toBeInstanceOf(StorageError)
+    })
+  })
+}

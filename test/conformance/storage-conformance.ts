@@ -1,0 +1,19 @@
+import { describe } from 'vitest'
+import { captureCases } from './capture.cases.js'
+import { personCases } from './persons.cases.js'
+import { resourceCases } from './resources.cases.js'
+import type { ConformanceTarget } from './target.js'
+
+export type { ConformanceTarget, FreshDatabase } from './target.js'
+
+/**
+ * The storage conformance suite: every case, unchanged, against one storage
+ * target. It checks what was written through raw reads of the database.
+ */
+export function runStorageConformance(target: ConformanceTarget): void {
+  describe(`storage conformance: ${target.name}`, () => {
+    resourceCases(target)
+    captureCases(target)
+    personCases(target)
+  })
+}

@@ -1,0 +1,24 @@
+import { defineConfig } from 'vitest/config'
+
+// Tests run the TypeScript sources of the workspace packages (the
+// `sightline-source` export condition), so no build is needed before `pnpm test`.
+const conditions = ['sightline-source', 'node', 'module', 'default']
+
+export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ['sightline-source'] } },
+  test: {
+    // CI asks for a JSON report as well, to print a plain "N passed, N failed" line.
+    reporters: process.env.SIGHTLINE_TEST_REPORT ? ['default', 'json'] : ['default'],
+    outputFile: process.env.SIGHTLINE_TEST_REPORT ? { json: process.env.SIGHTLINE_TEST_REPORT } : undefined,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'core', include: ['packages/core/test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'storage-duckdb', include: ['packages/storage-duckdb/test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'storage-postgres', include: ['packages/storage-postgres/test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'demo', include: ['packages/demo/test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'] } },
+    ],
+  },
+})
