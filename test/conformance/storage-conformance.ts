@@ -1,5 +1,7 @@
 import { describe } from 'vitest'
 import { captureCases } from './capture.cases.js'
+import { definitionCases } from './definitions.cases.js'
+import { groupCases } from './groups.cases.js'
 import { personCases } from './persons.cases.js'
 import { resourceCases } from './resources.cases.js'
 import type { ConformanceTarget } from './target.js'
@@ -15,5 +17,7 @@ export function runStorageConformance(target: ConformanceTarget): void {
     resourceCases(target)
     captureCases(target)
     personCases(target)
+    groupCases(target)
+    definitionCases(target)
   })
 }
