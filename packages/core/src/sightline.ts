@@ -13,6 +13,7 @@ import { organizationsService } from './services/organizations.js'
 import { personalApiKeysService } from './services/personal-api-keys.js'
 import { personsService } from './services/persons.js'
 import { projectsService } from './services/projects.js'
+import { statsService } from './services/stats.js'
 import { usersService } from './services/users.js'
 import type { SightlineDatabase } from './storage.js'
 import { decodeOrThrow } from './util/decode.js'
@@ -29,6 +30,7 @@ export interface Sightline {
   readonly events: ReturnType<typeof eventsService>
   readonly eventDefinitions: ReturnType<typeof eventDefinitionsService>
   readonly propertyDefinitions: ReturnType<typeof propertyDefinitionsService>
+  readonly stats: ReturnType<typeof statsService>
   /**
    * Stores events with PostHog's semantics (persons, merges, groups, definitions).
    * Atomic: a batch with one invalid event is rejected whole with a
@@ -81,6 +83,7 @@ export async function createSightline(options: SightlineOptions): Promise<Sightl
     events: eventsService(ctx),
     eventDefinitions: eventDefinitionsService(ctx),
     propertyDefinitions: propertyDefinitionsService(ctx),
+    stats: statsService(ctx),
     capture: (projectId: number, events: ReadonlyArray<CaptureInput>) => capture(ctx, projectId, events),
     close() {
       closed = true

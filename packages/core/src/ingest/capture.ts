@@ -35,7 +35,7 @@ export async function capture(ctx: EngineContext, projectId: number, input: unkn
       ctx.db.transaction().execute(async (trx) => {
         const warnings: IngestionWarning[] = []
         const fresh = await dropDuplicates(trx, projectId, prepared)
-        const persons = new PersonStore(trx, projectId)
+        const persons = new PersonStore(trx, projectId, ctx.adapter.capabilities.jsonColumnType)
         const groups = new GroupStore(trx, projectId)
         const definitions = new DefinitionsCollector(Math.floor(now / 1e6))
         await persons.load(fresh.flatMap((e) => identityIds(e)))
@@ -154,7 +154,7 @@ async function processEvent(
     identify(event, String(other), updates, persons, warnings)
   } else {
     const person = persons.get(event.distinctId)
-    if (person) persons.update(person, updates)
+    if (person) persons.update(person, updates, event.event === '$set')
     else createPerson(event, event.distinctId, updates, persons, false)
   }
 
@@ -181,7 +181,7 @@ function identify(event: PreparedEvent, other: string, updates: PersonPropertyUp
       warnings.push({ index: event.index, type: 'cannot_merge_with_illegal_distinct_id', detail: `refused to merge through the distinct id ${JSON.stringify(illegal)}` })
     }
     const person = persons.get(into)
-    if (person) persons.update(person, updates)
+    if (person) persons.update(person, updates, true)
     else createPerson(event, into, updates, persons, false)
     return
   }
@@ -203,5 +203,5 @@ function identify(event: PreparedEvent, other: string, updates: PersonPropertyUp
   if (!target) persons.addDistinctId(person, into)
   if (!source) persons.addDistinctId(person, other)
   person.isIdentified = true
-  persons.update(person, updates)
+  persons.update(person, updates, true)
 }

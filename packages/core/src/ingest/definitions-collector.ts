@@ -26,7 +26,8 @@ const tooLong = (name: string) => Buffer.byteLength(name, 'utf8') > MAX_NAME_BYT
  */
 export class DefinitionsCollector {
   readonly #events = new Set<string>()
-  readonly #properties = new Map<string, PropertySeen>()
+  /** By kind and group type index, then by name: no key strings built per property per event. */
+  readonly #properties = new Map<string, Map<string, PropertySeen>>()
   readonly #nowSeconds: number
 
   constructor(nowSeconds: number) {
@@ -52,14 +53,16 @@ export class DefinitionsCollector {
   }
 
   #property(name: string, kind: PropertyDefinitionKind, groupTypeIndex: number, value: unknown): void {
-    if (tooLong(name)) return
-    const key = `${kind}\u0000${groupTypeIndex}\u0000${name}`
-    let seen = this.#properties.get(key)
+    const scope = kind === 'group' ? `group:${groupTypeIndex}` : kind
+    let names = this.#properties.get(scope)
+    if (!names) this.#properties.set(scope, (names = new Map()))
+    let seen = names.get(name)
     if (!seen) {
+      if (tooLong(name)) return
       seen = { name, kind, groupTypeIndex, type: null }
-      this.#properties.set(key, seen)
+      names.set(name, seen)
     }
-    seen.type ??= detectPropertyType(name, value, this.#nowSeconds)
+    if (seen.type === null) seen.type = detectPropertyType(name, value, this.#nowSeconds)
   }
 
   async flush(db: Kysely<SightlineDatabase>, projectId: number, now: string): Promise<void> {
@@ -82,7 +85,7 @@ export class DefinitionsCollector {
         .onConflict((oc) => oc.columns(['project_id', 'name']).doUpdateSet({ last_seen_at: now }))
         .execute()
     }
-    for (const part of chunk([...this.#properties.values()], 500)) {
+    for (const part of chunk([...this.#properties.values()].flatMap((names) => [...names.values()]), 500)) {
       await db
         .insertInto('property_definitions')
         .values(

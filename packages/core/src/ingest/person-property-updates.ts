@@ -25,6 +25,22 @@ const EVENT_TO_PERSON_PROPERTIES = new Set([
 ])
 const NO_AUTOMATIC_PROPERTIES = new Set(['$snapshot', '$performance_event'])
 
+/**
+ * Properties that change on every page view and are not worth a person write
+ * on their own (PostHog's FILTERED_PERSON_UPDATE_PROPERTIES,
+ * common/persons/person-property-utils.ts). They still change the person held
+ * in memory, and are written with the next change that is worth a write.
+ */
+const FILTERED_PERSON_UPDATE_PROPERTIES = new Set([
+  '$current_url', '$pathname', '$referring_domain', '$referrer',
+  '$screen_height', '$screen_width', '$viewport_height', '$viewport_width',
+  '$browser', '$browser_version', '$device_type', '$raw_user_agent', '$os', '$os_name', '$os_version',
+  '$geoip_postal_code', '$geoip_time_zone', '$geoip_latitude', '$geoip_longitude', '$geoip_accuracy_radius',
+  '$geoip_subdivision_1_code', '$geoip_subdivision_1_name', '$geoip_subdivision_2_code', '$geoip_subdivision_2_name',
+  '$geoip_subdivision_3_code', '$geoip_subdivision_3_name', '$geoip_continent_code', '$geoip_continent_name',
+  '$geoip_country_code',
+])
+
 const isObject = (v: unknown): v is Properties => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /** Reads an event's person property updates, adding PostHog's automatic ones. */
@@ -51,31 +67,42 @@ export function personPropertyUpdates(event: string, properties: Properties): Pe
   return { set, setOnce, unset }
 }
 
+/** The outcome of applying one event's updates to a person. */
+export interface AppliedUpdates {
+  /** The new properties, or the same object when nothing changed. */
+  readonly properties: Properties
+  /** Whether a changed key is worth a write (not only FILTERED_PERSON_UPDATE_PROPERTIES). */
+  readonly significant: boolean
+}
+
 /**
  * Applies updates to a person's properties in PostHog's order
  * (persons/person-update.ts): `$set_once` for keys the person did not have,
- * then `$set`, then `$unset`. Returns the new object, or the same object when
- * nothing changed.
+ * then `$set`, then `$unset`.
  */
-export function applyPersonPropertyUpdates(properties: Properties, updates: PersonPropertyUpdates): Properties {
+export function applyPersonPropertyUpdates(properties: Properties, updates: PersonPropertyUpdates): AppliedUpdates {
   let next: Properties | undefined
+  let significant = false
   const write = (key: string, value: unknown) => {
     next ??= { ...properties }
     next[key] = value
+    if (!FILTERED_PERSON_UPDATE_PROPERTIES.has(key)) significant = true
   }
-  for (const [key, value] of Object.entries(updates.setOnce)) {
-    if (properties[key] === undefined && !(key in properties)) write(key, value)
+  for (const key in updates.setOnce) {
+    if (!(key in properties)) write(key, updates.setOnce[key])
   }
-  for (const [key, value] of Object.entries(updates.set)) {
+  for (const key in updates.set) {
+    const value = updates.set[key]
     if (!(key in properties) || !sameJson(properties[key], value)) write(key, value)
   }
   for (const key of updates.unset) {
     if (key in (next ?? properties)) {
       next ??= { ...properties }
       delete next[key]
+      significant = true
     }
   }
-  return next ?? properties
+  return { properties: next ?? properties, significant }
 }
 
 /** Properties of a person created by an event: `{...$set_once, ...$set}` (no `$unset`). */

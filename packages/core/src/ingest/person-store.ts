@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { Properties } from '../model/json.js'
 import type { SightlineDatabase } from '../storage.js'
 import { formatTimestamp, parseTimestamp, type EpochMicros } from '../time/timestamp.js'
@@ -17,6 +17,8 @@ export interface PersonState {
   readonly isNew: boolean
   /** Merged into another person: to delete. */
   deleted: boolean
+  /** A change worth writing happened (see FILTERED_PERSON_UPDATE_PROPERTIES). */
+  significant: boolean
   /** Distinct ids of this person that the batch has seen. */
   readonly distinctIds: Set<string>
 }
@@ -46,9 +48,13 @@ export class PersonStore {
   /** Merges in the order they happened: `[source, target]` person uuids. */
   readonly #merges: Array<readonly [string, string]> = []
 
-  constructor(db: Kysely<SightlineDatabase>, projectId: number) {
+  readonly #jsonType: 'json' | 'jsonb'
+
+  /** `jsonType` is the adapter's JSON column type, for the casts of the bulk update. */
+  constructor(db: Kysely<SightlineDatabase>, projectId: number, jsonType: 'json' | 'jsonb') {
     this.#db = db
     this.#projectId = projectId
+    this.#jsonType = jsonType
   }
 
   /** Loads the persons of these distinct ids (one round trip per 1,000 ids, plus the persons). */
@@ -84,6 +90,7 @@ export class PersonStore {
           version: row.version,
           isNew: false,
           deleted: false,
+          significant: false,
           distinctIds: new Set(),
         }
         persons.set(row.uuid, state)
@@ -114,6 +121,7 @@ export class PersonStore {
       version: 0,
       isNew: true,
       deleted: false,
+      significant: true,
       distinctIds: new Set(),
     }
     this.addDistinctId(person, distinctId)
@@ -148,9 +156,25 @@ export class PersonStore {
     this.#merges.push([source.uuid, target.uuid])
   }
 
-  /** Applies `$set_once`, `$set`, `$unset` to a person. */
-  update(person: PersonState, updates: PersonPropertyUpdates): void {
-    person.properties = applyPersonPropertyUpdates(person.properties, updates)
+  /**
+   * Applies `$set_once`, `$set`, `$unset` to a person. `force` marks the person
+   * for writing even if only noisy properties changed (identity and `$set` events).
+   */
+  update(person: PersonState, updates: PersonPropertyUpdates, force = false): void {
+    const applied = applyPersonPropertyUpdates(person.properties, updates)
+    const changed = applied.properties !== person.properties
+    person.properties = applied.properties
+    if (applied.significant || (force && changed)) person.significant = true
+  }
+
+  #changed(p: PersonState): boolean {
+    const before = this.#originals.get(p.uuid)!
+    return (
+      (p.significant && before.properties !== p.properties) ||
+      before.isIdentified !== p.isIdentified ||
+      before.createdAt !== p.createdAt ||
+      this.#merges.some(([, target]) => target === p.uuid)
+    )
   }
 
   /** Writes every change made since `load`. */
@@ -186,28 +210,20 @@ export class PersonStore {
         )
         .execute()
     }
-    for (const p of persons) {
-      if (p.isNew || p.deleted) continue
-      const before = this.#originals.get(p.uuid)!
-      if (
-        before.properties === p.properties &&
-        before.isIdentified === p.isIdentified &&
-        before.createdAt === p.createdAt &&
-        !this.#merges.some(([, target]) => target === p.uuid)
-      ) {
-        continue
-      }
-      await db
-        .updateTable('persons')
-        .set({
-          properties: JSON.stringify(p.properties),
-          is_identified: p.isIdentified,
-          created_at: formatTimestamp(p.createdAt),
-          version: p.version + 1,
-        })
-        .where('project_id', '=', this.#projectId)
-        .where('uuid', '=', p.uuid)
-        .execute()
+    const changed = [...persons].filter((p) => !p.isNew && !p.deleted && this.#changed(p))
+    for (const part of chunk(changed, 500)) {
+      // One statement per 500 persons: per-person UPDATEs dominated ingestion time.
+      const values = sql.join(
+        part.map((p) => sql`(${p.uuid}, ${JSON.stringify(p.properties)}, ${p.isIdentified}, ${formatTimestamp(p.createdAt)}, ${p.version + 1})`),
+      )
+      await sql`
+        update persons set
+          properties = cast(v.properties as ${sql.raw(this.#jsonType)}),
+          is_identified = cast(v.is_identified as boolean),
+          created_at = cast(v.created_at as timestamptz),
+          version = cast(v.version as integer)
+        from (values ${values}) as v(uuid, properties, is_identified, created_at, version)
+        where persons.project_id = ${this.#projectId} and persons.uuid = cast(v.uuid as uuid)`.execute(db)
     }
     const newMappings: Array<{ project_id: number; distinct_id: string; person_uuid: string; version: number }> = []
     for (const [distinctId, change] of this.#mappingChanges) {

@@ -55,29 +55,38 @@ export function prepareEvents(batch: ReadonlyArray<CaptureInput>, now: EpochMicr
   return prepared
 }
 
-/** The first value that JSON cannot hold (undefined, functions, bigint, NaN, cycles), with its path. */
-function findNonJson(value: unknown, path: Array<string | number> = [], seen = new Set<object>()): { path: Array<string | number>; message: string } | null {
+/**
+ * The first value that JSON cannot hold (functions, bigint, NaN, cycles), with
+ * its path. The path is built only on failure: this runs on every property of
+ * every event.
+ */
+function findNonJson(value: unknown, seen = new Set<object>()): { path: Array<string | number>; message: string } | null {
   switch (typeof value) {
     case 'string':
     case 'boolean':
     case 'undefined': // dropped by JSON.stringify, as every PostHog SDK does
       return null
     case 'number':
-      return Number.isFinite(value) ? null : { path, message: `${value} is not a JSON number` }
+      return Number.isFinite(value) ? null : { path: [], message: `${value} is not a JSON number` }
     case 'object': {
-      if (value === null) return null
-      if (seen.has(value)) return { path, message: 'circular reference' }
-      if (value instanceof Date) return null // serialised as its ISO string, as JSON.stringify does
+      if (value === null || value instanceof Date) return null // a Date is serialised as its ISO string
+      if (seen.has(value)) return { path: [], message: 'circular reference' }
       seen.add(value)
-      const entries: Array<[string | number, unknown]> = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value)
-      for (const [k, v] of entries) {
-        const problem = findNonJson(v, [...path, k], seen)
-        if (problem) return problem
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          const problem = findNonJson(value[i], seen)
+          if (problem) return (problem.path.unshift(i), problem)
+        }
+      } else {
+        for (const key in value) {
+          const problem = findNonJson((value as Record<string, unknown>)[key], seen)
+          if (problem) return (problem.path.unshift(key), problem)
+        }
       }
       seen.delete(value)
       return null
     }
     default:
-      return { path, message: `a ${typeof value} is not a JSON value` }
+      return { path: [], message: `a ${typeof value} is not a JSON value` }
   }
 }

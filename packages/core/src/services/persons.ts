@@ -57,7 +57,7 @@ export function personsService(ctx: EngineContext) {
       await ctx.writeLock.run(() =>
         runStorage('upsert person', () =>
           ctx.db.transaction().execute(async (trx) => {
-            const store = new PersonStore(trx, projectId)
+            const store = new PersonStore(trx, projectId, ctx.adapter.capabilities.jsonColumnType)
             await store.load(p.distinctIds)
             const person = store.get(first) ?? store.create(first, createdAt ?? dateToMicros(ctx.clock()), {}, p.isIdentified ?? true)
             for (const id of rest) {

@@ -1,11 +1,25 @@
-import { randomBytes } from 'node:crypto'
+import { randomFillSync } from 'node:crypto'
+
+// Random bytes drawn 4 KiB at a time: one system call per 409 ids instead of one each.
+const pool = Buffer.alloc(4096)
+let offset = pool.length
+
+function random10(): Buffer {
+  if (offset + 10 > pool.length) {
+    randomFillSync(pool)
+    offset = 0
+  }
+  offset += 10
+  return pool.subarray(offset - 10, offset)
+}
 
 /**
  * A UUID version 7 (RFC 9562): 48 bits of milliseconds, then random bits.
  * PostHog's SDKs and server use v7 for events so that ids sort by time.
  */
 export function uuidv7(ms: number = Date.now()): string {
-  const bytes = randomBytes(16)
+  const bytes = Buffer.alloc(16)
+  random10().copy(bytes, 6)
   let t = Math.max(0, Math.floor(ms))
   for (let i = 5; i >= 0; i--) {
     bytes[i] = t % 256

@@ -1,0 +1,77 @@
+import { mkdirSync, rmSync, statSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { createSightline } from '@sightline/core'
+import { duckdbStorage } from '@sightline/storage-duckdb'
+import { createProgressBar } from './progress-bar.js'
+import { generateSampleData } from './sample-data.js'
+
+export interface DemoOptions {
+  /** DuckDB file to (re)create. Default `.sightline/demo.duckdb` under the working directory. */
+  readonly path?: string
+  /** Approximate number of events. Default 300,000. */
+  readonly events?: number
+  /** Persons. Default 5,000. */
+  readonly persons?: number
+  readonly out?: NodeJS.WritableStream
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US')
+
+/**
+ * The README's demo: a fresh DuckDB file, 90 days of realistic sample product
+ * data captured through the public API with a progress bar, and a summary.
+ */
+export async function runDemo(options: DemoOptions = {}): Promise<void> {
+  const out = options.out ?? process.stdout
+  const path = resolve(options.path ?? '.sightline/demo.duckdb')
+  mkdirSync(dirname(path), { recursive: true })
+  rmSync(path, { force: true })
+  rmSync(`${path}.wal`, { force: true })
+
+  const now = new Date()
+  const sightline = await createSightline({ storage: duckdbStorage({ path }), clock: () => now })
+  try {
+    const org = await sightline.organizations.create({ name: 'Demo Co' })
+    const project = await sightline.projects.create({ organizationId: org.id, name: 'Demo web app', timezone: 'Europe/Berlin' })
+    const user = await sightline.users.create({ email: 'demo@sightline.dev', firstName: 'Demo', organizationIds: [org.id] })
+    const { key } = await sightline.personalApiKeys.create({ userId: user.id, label: 'demo' })
+
+    const data = generateSampleData({ end: startOfUtcDay(now), targetEvents: options.events ?? 300_000, persons: options.persons ?? 5_000 })
+    out.write(`Sightline demo: ${fmt(data.persons)} persons, about ${fmt(data.estimatedEvents)} events over 90 days, into ${path}\n`)
+    const bar = createProgressBar({ total: data.estimatedEvents, label: 'capturing' })
+    const started = performance.now()
+    let done = 0
+    for (const batch of data.batches) {
+      await sightline.capture(project.id, batch)
+      done += batch.length
+      bar.update(done)
+    }
+    bar.finish()
+    const seconds = (performance.now() - started) / 1000
+
+    const stats = await sightline.stats.project(project.id, { topEvents: 8 })
+    const definitions = await sightline.eventDefinitions.list(project.id)
+    const properties = await sightline.propertyDefinitions.list(project.id)
+    out.write(
+      [
+        '',
+        `Stored in ${seconds.toFixed(1)} s (${fmt(Math.round(done / seconds))} events/s), ${(statSync(path).size / 1e6).toFixed(1)} MB on disk:`,
+        `  events          ${fmt(stats.events)}  (${stats.firstEventAt?.slice(0, 10)} .. ${stats.lastEventAt?.slice(0, 10)})`,
+        `  persons         ${fmt(stats.persons)}  (${fmt(stats.identifiedPersons)} identified, ${fmt(stats.distinctIds)} distinct ids)`,
+        `  groups          ${fmt(stats.groups)}`,
+        `  definitions     ${definitions.length} event names, ${properties.length} properties`,
+        '  top events',
+        ...stats.topEvents.map((t) => `    ${t.event.padEnd(22)} ${fmt(t.count).padStart(9)}`),
+        '',
+        `Project ${project.id} (token ${project.apiToken}); personal API key for ${user.email}: ${key}`,
+        '',
+      ].join('\n'),
+    )
+  } finally {
+    await sightline.close()
+  }
+}
+
+function startOfUtcDay(d: Date): Date {
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()))
+}
