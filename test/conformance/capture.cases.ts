@@ -180,5 +180,33 @@ export function captureCases(target: ConformanceTarget): void {
         await e.close()
       }
     })
+
+    conformanceCase(target, 'stats.project counts what the project stores', async () => {
+      const e = await openEngine(target)
+      try {
+        const empty = await e.sightline.stats.project(e.projectId)
+        expect(empty).toEqual({ events: 0, persons: 0, identifiedPersons: 0, distinctIds: 0, groups: 0, firstEventAt: null, lastEventAt: null, topEvents: [] })
+        await e.sightline.capture(e.projectId, [
+          { event: 'pv', distinctId: 'a', timestamp: '2026-02-01T00:00:00Z' },
+          { event: 'pv', distinctId: 'b', timestamp: '2026-02-03T00:00:00Z' },
+          { event: 'click', distinctId: 'b', timestamp: '2026-02-02T00:00:00Z' },
+          { event: '$identify', distinctId: 'u', timestamp: '2026-02-02T00:00:00Z', properties: { $anon_distinct_id: 'a' } },
+          { event: '$groupidentify', distinctId: 'u', timestamp: '2026-02-02T00:00:00Z', properties: { $group_type: 'org', $group_key: 'o' } },
+        ])
+        // Persons: a+u (identified) and b; distinct ids a, b, u; one group.
+        expect(await e.sightline.stats.project(e.projectId, { topEvents: 2 })).toEqual({
+          events: 5,
+          persons: 2,
+          identifiedPersons: 1,
+          distinctIds: 3,
+          groups: 1,
+          firstEventAt: '2026-02-01T00:00:00.000000Z',
+          lastEventAt: '2026-02-03T00:00:00.000000Z',
+          topEvents: [{ event: 'pv', count: 2 }, { event: '$groupidentify', count: 1 }],
+        })
+      } finally {
+        await e.close()
+      }
+    })
   })
 }
