@@ -182,14 +182,22 @@ export class PersonStore {
     const db = this.#db
     const persons = new Set(this.#byDistinctId.values())
     const merged = this.#merges.map(([source]) => source)
-    // Merges first, in order: each moves the stored distinct ids of a source person.
-    for (const [source, target] of this.#merges) {
-      await db
-        .updateTable('person_distinct_ids')
-        .set((eb) => ({ person_uuid: target, version: eb('version', '+', 1) }))
-        .where('project_id', '=', this.#projectId)
-        .where('person_uuid', '=', source)
-        .execute()
+    // Merges first: stored distinct ids of each merged-away person move to where
+    // its chain of merges ends (A into B, then B into C: A's ids go to C).
+    const finalTarget = new Map<string, string>()
+    for (const [source, target] of this.#merges) finalTarget.set(source, target)
+    const resolve = (uuid: string): string => {
+      let current = uuid
+      // A merged-away person never receives ids again, so chains end; the bound is a guard.
+      for (let steps = 0; finalTarget.has(current) && steps <= this.#merges.length; steps++) current = finalTarget.get(current)!
+      return current
+    }
+    for (const part of chunk(merged, 500)) {
+      const values = sql.join(part.map((source) => sql`(${source}, ${resolve(source)})`))
+      await sql`
+        update person_distinct_ids set person_uuid = cast(m.target as uuid), version = version + 1
+        from (values ${values}) as m(source, target)
+        where person_distinct_ids.project_id = ${this.#projectId} and person_distinct_ids.person_uuid = cast(m.source as uuid)`.execute(db)
     }
     for (const uuids of chunk(merged, IN_LIST)) {
       await db.deleteFrom('persons').where('project_id', '=', this.#projectId).where('uuid', 'in', uuids).execute()
