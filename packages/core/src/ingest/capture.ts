@@ -1,6 +1,7 @@
 import type { EngineContext } from '../context.js'
 import { runStorage } from '../db/run.js'
-import { CaptureBatch, type CaptureResult, type IngestionWarning } from '../model/capture-input.js'
+import { CaptureBatch, type CaptureInput, type CaptureResult, type IngestionWarning } from '../model/capture-input.js'
+import { isPlainCaptureInput } from '../model/capture-input-fast-check.js'
 import type { Properties } from '../model/json.js'
 import type { EventRow } from '../storage.js'
 import { dateToMicros, formatTimestamp } from '../time/timestamp.js'
@@ -24,7 +25,7 @@ const isObject = (v: unknown): v is Properties => typeof v === 'object' && v !==
  */
 export async function capture(ctx: EngineContext, projectId: number, input: unknown): Promise<CaptureResult> {
   ctx.assertOpen()
-  const batch = decodeOrThrow(CaptureBatch, input, 'invalid capture batch')
+  const batch = Array.isArray(input) && input.every(isPlainCaptureInput) ? (input as CaptureInput[]) : decodeOrThrow(CaptureBatch, input, 'invalid capture batch')
   const now = dateToMicros(ctx.clock())
   const prepared = prepareEvents(batch, now)
   await requireProject(ctx, projectId)
