@@ -15,7 +15,10 @@ export interface Engine {
 /** A fresh database, an engine on it, and one organization with one project. */
 export async function openEngine(target: ConformanceTarget, clock: () => Date = () => NOW): Promise<Engine & { close(): Promise<void> }> {
   const db = await target.fresh()
-  const sightline = await createSightline({ storage: db.storage(), clock })
+  const sightline = await createSightline({ storage: db.storage(), clock }).catch(async (error: unknown) => {
+    await db.dispose()
+    throw error
+  })
   const org = await sightline.organizations.create({ name: 'Acme' })
   const project = await sightline.projects.create({ organizationId: org.id, name: 'Web', timezone: 'Europe/Berlin' })
   return {

@@ -50,6 +50,12 @@ export interface StorageDriver {
    * by the time it writes. Resolves to the number of rows inserted.
    */
   insertEvents(db: Kysely<SightlineDatabase>, rows: ReadonlyArray<EventRow>): Promise<number>
+  /**
+   * The schema holding Sightline's tables when the database has several
+   * (Postgres's `search_path`); core keeps its migration records there too.
+   * Undefined where the database has one namespace.
+   */
+  readonly schema?: string
   /** Releases what `open()` acquired, after core destroyed its Kysely instance. Safe to call twice. */
   close(): Promise<void>
 }

@@ -54,6 +54,7 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
         dialect: makeDialect(),
         migrations: postgresMigrations,
         insertEvents,
+        schema,
         // The pool created from a URL is ended by Kysely's destroy; a host's pool or PGlite stays the host's.
         close: async () => {},
       }

@@ -14,6 +14,8 @@ export async function migrateToLatest(db: Kysely<any>, adapter: StorageAdapter, 
     provider: { getMigrations: async () => migrations },
     migrationTableName: 'sightline_migrations',
     migrationLockTableName: 'sightline_migrations_lock',
+    // Without it Kysely looks for its tables in every schema, and a second Sightline schema in the same database fools it.
+    ...(driver.schema !== undefined && { migrationTableSchema: driver.schema }),
     // Core's and the adapter's names interleave alphabetically; order is by name.
     allowUnorderedMigrations: true,
   })

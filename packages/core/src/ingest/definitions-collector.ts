@@ -105,7 +105,8 @@ export class DefinitionsCollector {
             last_seen_at: now,
             // The first known type wins: only a still-unknown type is filled in.
             property_type: sql`coalesce(property_definitions.property_type, excluded.property_type)`,
-            is_numerical: sql`coalesce(property_definitions.property_type, excluded.property_type) = 'Numeric'`,
+            // Both types may still be unknown (null): then the comparison is null, and is_numerical is false.
+            is_numerical: sql`coalesce(coalesce(property_definitions.property_type, excluded.property_type) = 'Numeric', false)`,
           }),
         )
         .execute()

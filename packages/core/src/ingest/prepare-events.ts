@@ -2,6 +2,7 @@ import { ValidationError, type ValidationIssue } from '../errors.js'
 import type { CaptureInput } from '../model/capture-input.js'
 import type { Properties } from '../model/json.js'
 import { dateToMicros, parseTimestamp, type EpochMicros } from '../time/timestamp.js'
+import { sanitizeJson, sanitizeText } from '../util/sanitize-text.js'
 import { uuidv7 } from '../util/uuid.js'
 import { resolveEventTimestamp } from './resolve-timestamp.js'
 
@@ -44,11 +45,11 @@ export function prepareEvents(batch: ReadonlyArray<CaptureInput>, now: EpochMicr
       index,
       uuid: input.uuid?.toLowerCase() ?? uuidv7(Math.floor(resolved.micros / 1000)),
       clientUuid: input.uuid !== undefined,
-      event: input.event,
-      distinctId: input.distinctId,
+      event: sanitizeText(input.event),
+      distinctId: sanitizeText(input.distinctId),
       micros: resolved.micros,
       timestampInFuture: resolved.inFuture,
-      properties: { ...properties },
+      properties: { ...sanitizeJson(properties) },
     })
   })
   if (issues.length > 0) throw new ValidationError(issues, { context: 'invalid capture batch' })

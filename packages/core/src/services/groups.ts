@@ -5,6 +5,7 @@ import { GroupStore, MAX_GROUP_TYPES } from '../ingest/group-store.js'
 import { UpsertGroupInput, type Group, type GroupType } from '../model/group.js'
 import { dateToMicros } from '../time/timestamp.js'
 import { decodeOrThrow } from '../util/decode.js'
+import { sanitizeJson } from '../util/sanitize-text.js'
 import { requireProject } from './require-project.js'
 
 export function groupsService(ctx: EngineContext) {
@@ -31,7 +32,7 @@ export function groupsService(ctx: EngineContext) {
     /** Creates or updates a group (its properties are `$set`), registering its type if new. */
     async upsert(projectId: number, input: UpsertGroupInput): Promise<Group> {
       ctx.assertOpen()
-      const g = decodeOrThrow(UpsertGroupInput, input, 'invalid group')
+      const g = sanitizeJson(decodeOrThrow(UpsertGroupInput, input, 'invalid group'))
       await requireProject(ctx, projectId)
       const index = await ctx.writeLock.run(() =>
         runStorage('upsert group', () =>

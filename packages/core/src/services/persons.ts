@@ -5,11 +5,13 @@ import { UpsertPersonInput, type Person } from '../model/person.js'
 import { PersonStore } from '../ingest/person-store.js'
 import { dateToMicros, parseTimestamp } from '../time/timestamp.js'
 import { decodeOrThrow } from '../util/decode.js'
+import { sanitizeJson, sanitizeText } from '../util/sanitize-text.js'
 import { requireProject } from './require-project.js'
 
 export function personsService(ctx: EngineContext) {
   const get = async (projectId: number, distinctId: string): Promise<Person | null> => {
     ctx.assertOpen()
+    distinctId = sanitizeText(distinctId)
     const row = await runStorage('get person', () =>
       ctx.db
         .selectFrom('person_distinct_ids as pdi')
@@ -49,7 +51,8 @@ export function personsService(ctx: EngineContext) {
      */
     async upsert(projectId: number, input: UpsertPersonInput): Promise<Person> {
       ctx.assertOpen()
-      const p = decodeOrThrow(UpsertPersonInput, input, 'invalid person')
+      const decoded = decodeOrThrow(UpsertPersonInput, input, 'invalid person')
+      const p = { ...decoded, distinctIds: decoded.distinctIds.map(sanitizeText) as [string, ...string[]], properties: sanitizeJson(decoded.properties) }
       const createdAt = p.createdAt === undefined ? undefined : parseTimestamp(p.createdAt)
       if (createdAt === null) throw new ValidationError([{ path: ['createdAt'], message: `not an ISO 8601 date-time: ${JSON.stringify(p.createdAt)}` }])
       await requireProject(ctx, projectId)
