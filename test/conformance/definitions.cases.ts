@@ -1,4 +1,5 @@
 import { describe, expect } from 'vitest'
+import { ConflictError, NotFoundError, ValidationError } from '@sightline/core'
 import { conformanceCase } from './case.js'
 import { NOW, openEngine } from './harness.js'
 import type { ConformanceTarget } from './target.js'
@@ -33,7 +34,7 @@ export function definitionCases(target: ConformanceTarget): void {
         now = new Date(NOW.getTime() + 3600_000)
         await e.sightline.capture(e.projectId, [{ event: '$pageview', distinctId: 'u', properties: { load_time_ms: 'slow', nothing: 5 } }])
 
-        const events = await e.sightline.eventDefinitions.list(e.projectId)
+        const { results: events } = await e.sightline.eventDefinitions.list(e.projectId)
         expect(events.map((d) => d.name)).toEqual(['$groupidentify', '$identify', '$pageview'])
         const pageview = events.find((d) => d.name === '$pageview')!
         expect(pageview).toMatchObject({ createdAt: '2026-03-01T12:00:00.000000Z', lastSeenAt: '2026-03-01T13:00:00.000000Z', tags: [], postToSlack: false })
@@ -64,6 +65,46 @@ export function definitionCases(target: ConformanceTarget): void {
         expect(props.find((p) => p.name === 'load_time_ms')?.isNumerical).toBe(true)
         const [raw] = await e.db.raw<{ n: number }>("select count(*) as n from property_definitions where name = 'load_time_ms' and property_type = 'Numeric' and is_numerical")
         expect(Number(raw!.n)).toBe(1)
+      } finally {
+        await e.close()
+      }
+    })
+  })
+}
+
+export function eventDefinitionEditCases(target: ConformanceTarget): void {
+  describe('event definitions', () => {
+    conformanceCase(target, 'event definitions page, update with an activity entry, and delete until the event comes again', async () => {
+      const e = await openEngine(target)
+      try {
+        const user = await e.sightline.users.create({ email: 'ed@acme.io', firstName: 'Ed', organizationIds: [e.organizationId] })
+        await e.sightline.capture(e.projectId, ['b', 'a', 'c', 'a_b'].map((event) => ({ event, distinctId: 'u' })))
+        const page = await e.sightline.eventDefinitions.list(e.projectId, { limit: 2, offset: 1 })
+        expect(page.count).toBe(4)
+        expect(page.results.map((d) => d.name)).toEqual(['a_b', 'b'])
+        expect((await e.sightline.eventDefinitions.list(e.projectId, { search: '_' })).results.map((d) => d.name)).toEqual(['a_b'])
+        const a = (await e.sightline.eventDefinitions.list(e.projectId, { limit: 1 })).results[0]!
+        const updated = await e.sightline.eventDefinitions.update(
+          e.projectId,
+          a.id,
+          { tags: ['core', 'core'], postToSlack: true, description: 'the A event', lastSeenAt: '2026-01-02T03:04:05Z' },
+          { userId: user.id },
+        )
+        expect(updated).toMatchObject({ name: 'a', tags: ['core'], postToSlack: true, description: 'the A event', lastSeenAt: '2026-01-02T03:04:05.000000Z', lastUpdatedAt: '2026-03-01T12:00:00.000000Z' })
+        const log = await e.sightline.activity.list({ projectId: e.projectId, scope: 'EventDefinition', itemId: a.id })
+        expect(log.count).toBe(1)
+        expect(log.results[0]).toMatchObject({ userId: user.id, activity: 'updated', detail: { name: 'a' } })
+        expect(log.results[0]!.detail.changes.map((c) => c.field)).toEqual(['description', 'tags', 'postToSlack', 'lastSeenAt'])
+        expect(log.results[0]!.detail.changes.find((c) => c.field === 'tags')).toMatchObject({ before: [], after: ['core'] })
+        await expect(e.sightline.eventDefinitions.update(e.projectId, a.id, { name: 'b' })).rejects.toBeInstanceOf(ConflictError)
+        await expect(e.sightline.eventDefinitions.update(e.projectId, a.id, { createdAt: 'then' })).rejects.toBeInstanceOf(ValidationError)
+        await expect(e.sightline.eventDefinitions.get(e.projectId, 'not-a-uuid')).rejects.toBeInstanceOf(NotFoundError)
+        await e.sightline.eventDefinitions.delete(e.projectId, a.id, { userId: user.id })
+        await expect(e.sightline.eventDefinitions.get(e.projectId, a.id)).rejects.toBeInstanceOf(NotFoundError)
+        expect((await e.sightline.eventDefinitions.list(e.projectId)).count).toBe(3)
+        await e.sightline.capture(e.projectId, [{ event: 'a', distinctId: 'u' }])
+        expect((await e.sightline.eventDefinitions.list(e.projectId)).count).toBe(4)
+        expect((await e.sightline.activity.list({ projectId: e.projectId })).results.map((x) => x.activity)).toEqual(['deleted', 'updated'])
       } finally {
         await e.close()
       }

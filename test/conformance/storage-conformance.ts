@@ -1,6 +1,6 @@
 import { describe } from 'vitest'
 import { captureCases } from './capture.cases.js'
-import { definitionCases } from './definitions.cases.js'
+import { definitionCases, eventDefinitionEditCases } from './definitions.cases.js'
 import { groupCases } from './groups.cases.js'
 import { personCases } from './persons.cases.js'
 import { resourceCases } from './resources.cases.js'
@@ -19,5 +19,6 @@ export function runStorageConformance(target: ConformanceTarget): void {
     personCases(target)
     groupCases(target)
     definitionCases(target)
+    eventDefinitionEditCases(target)
   })
 }

@@ -6,6 +6,7 @@ import { ClosedError } from './errors.js'
 import { capture } from './ingest/capture.js'
 import type { CaptureInput, CaptureResult } from './model/capture-input.js'
 import { SightlineOptions } from './options.js'
+import { activityLogService } from './services/activity-log.js'
 import { eventDefinitionsService, propertyDefinitionsService } from './services/definitions.js'
 import { eventsService } from './services/events.js'
 import { groupsService } from './services/groups.js'
@@ -31,6 +32,8 @@ export interface Sightline {
   readonly eventDefinitions: ReturnType<typeof eventDefinitionsService>
   readonly propertyDefinitions: ReturnType<typeof propertyDefinitionsService>
   readonly stats: ReturnType<typeof statsService>
+  /** The change log of every resource: who changed what, field by field. */
+  readonly activity: ReturnType<typeof activityLogService>
   /**
    * Stores events with PostHog's semantics (persons, merges, groups, definitions).
    * Atomic: a batch with one invalid event is rejected whole with a
@@ -84,6 +87,7 @@ export async function createSightline(options: SightlineOptions): Promise<Sightl
     eventDefinitions: eventDefinitionsService(ctx),
     propertyDefinitions: propertyDefinitionsService(ctx),
     stats: statsService(ctx),
+    activity: activityLogService(ctx),
     capture: (projectId: number, events: ReadonlyArray<CaptureInput>) => capture(ctx, projectId, events),
     close() {
       closed = true

@@ -59,7 +59,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<void> {
         `  events          ${fmt(stats.events)}  (${stats.firstEventAt?.slice(0, 10)} .. ${stats.lastEventAt?.slice(0, 10)})`,
         `  persons         ${fmt(stats.persons)}  (${fmt(stats.identifiedPersons)} identified, ${fmt(stats.distinctIds)} distinct ids)`,
         `  groups          ${fmt(stats.groups)}`,
-        `  definitions     ${definitions.length} event names, ${properties.length} properties`,
+        `  definitions     ${definitions.count} event names, ${properties.length} properties`,
         '  top events',
         ...stats.topEvents.map((t) => `    ${t.event.padEnd(22)} ${fmt(t.count).padStart(9)}`),
         '',

@@ -19,6 +19,14 @@ export interface SightlineDatabase {
   events: EventsTable
   event_definitions: EventDefinitionsTable
   property_definitions: PropertyDefinitionsTable
+  plugins: PluginsTable
+  plugin_source_files: PluginSourceFilesTable
+  plugin_configs: PluginConfigsTable
+  insights: InsightsTable
+  insight_views: InsightViewsTable
+  dashboards: DashboardsTable
+  dashboard_tiles: DashboardTilesTable
+  activity_log: ActivityLogTable
 }
 
 /** A timestamp column: written as an ISO string, read as an ISO string. */
@@ -152,6 +160,114 @@ export interface PropertyDefinitionsTable {
   property_type: string | null
   is_numerical: boolean
   last_seen_at: Timestamp
+}
+
+export interface PluginsTable {
+  id: Generated<number>
+  organization_id: string
+  /** 'local' | 'custom' | 'repository' | 'source' */
+  plugin_type: string
+  name: string
+  description: string
+  url: string
+  icon: string
+  config_schema: Json<Record<string, unknown>>
+  tag: string
+  latest_tag: string | null
+  latest_tag_checked_at: Timestamp | null
+  is_global: boolean
+  capabilities: Json<Record<string, unknown>>
+  metrics: Json<Record<string, unknown>>
+  public_jobs: Json<Record<string, unknown>>
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface PluginSourceFilesTable {
+  plugin_id: number
+  /** 'plugin.json' | 'index.ts' | 'frontend.tsx' | 'site.ts' | ... */
+  filename: string
+  source: string
+  updated_at: Timestamp
+}
+
+export interface PluginConfigsTable {
+  id: Generated<number>
+  project_id: number
+  plugin_id: number
+  enabled: boolean
+  order: number
+  config: Json<Record<string, unknown>>
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface InsightsTable {
+  id: Generated<number>
+  project_id: number
+  short_id: string
+  name: string | null
+  derived_name: string | null
+  description: string | null
+  filters: Json<Record<string, unknown>>
+  query: Json<Record<string, unknown> | null>
+  order: number | null
+  deleted: boolean
+  favorited: boolean
+  saved: boolean
+  tags: Json<string[]>
+  is_sample: boolean
+  created_at: Timestamp
+  created_by: number | null
+  updated_at: Timestamp
+  last_modified_at: Timestamp
+  last_modified_by: number | null
+  last_refresh: Timestamp | null
+}
+
+export interface InsightViewsTable {
+  project_id: number
+  insight_id: number
+  user_id: number
+  last_viewed_at: Timestamp
+}
+
+export interface DashboardsTable {
+  id: Generated<number>
+  project_id: number
+  name: string
+  description: string
+  /** Filter overrides applied to every tile (date range, properties), PostHog's dashboard `filters`. */
+  filters: Json<Record<string, unknown>>
+  deleted: boolean
+  created_at: Timestamp
+  created_by: number | null
+}
+
+export interface DashboardTilesTable {
+  id: Generated<number>
+  dashboard_id: number
+  insight_id: number
+  /** PostHog's tile layouts by breakpoint, e.g. `{ sm: { x, y, w, h } }`. */
+  layouts: Json<Record<string, unknown>>
+  color: string | null
+  deleted: boolean
+  created_at: Timestamp
+}
+
+export interface ActivityLogTable {
+  id: Generated<number>
+  organization_id: string
+  project_id: number | null
+  user_id: number | null
+  /** PostHog's scopes: 'Plugin', 'Insight', 'EventDefinition', 'Project', 'Dashboard', ... */
+  scope: string
+  item_id: string
+  /** 'created' | 'updated' | 'deleted' | PostHog's other verbs ('exported', 'upgraded', ...) */
+  activity: string
+  /** `{ name, changes: [{ type, action, field, before, after }], ... }` as PostHog's ActivityDetail. */
+  detail: Json<Record<string, unknown>>
+  created_at: Timestamp
 }
 
 /** The row shape handed to `StorageDriver.insertEvents`: what is written, in column order. */

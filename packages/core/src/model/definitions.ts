@@ -1,3 +1,5 @@
+import { Schema } from 'effect'
+
 /** An event name seen in a project (PostHog's EventDefinition). */
 export interface EventDefinition {
   readonly id: string
@@ -27,3 +29,19 @@ export interface PropertyDefinition {
   readonly isNumerical: boolean
   readonly lastSeenAt: string
 }
+
+const Tag = Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(255)))
+const IsoTime = Schema.String.pipe(Schema.check(Schema.isMaxLength(40)))
+
+/** The writeable fields of an event definition (PATCH). */
+export const UpdateEventDefinitionInput = Schema.Struct({
+  name: Schema.optional(Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(400)))),
+  description: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.check(Schema.isMaxLength(10_000))))),
+  tags: Schema.optional(Schema.Array(Tag)),
+  postToSlack: Schema.optional(Schema.Boolean),
+  /** ISO 8601. */
+  createdAt: Schema.optional(IsoTime),
+  /** ISO 8601. */
+  lastSeenAt: Schema.optional(IsoTime),
+})
+export type UpdateEventDefinitionInput = typeof UpdateEventDefinitionInput.Type
