@@ -9,6 +9,23 @@ export const SightlineOptions = Schema.Struct({
   /** Where everything is stored: `duckdbStorage()` or `postgresStorage(...)`. */
   storage: Schema.declare(isStorageAdapter, { expected: 'a storage adapter such as duckdbStorage()' }),
   /** "Now" for relative dates, defaults and generated timestamps. Default: the system clock. */
+  /**
+   * The catalogue of installable plugins, served by `plugins.repository()`;
+   * `check_for_updates` compares plugin tags with it. Default: empty.
+   */
+  pluginRepository: Schema.optional(
+    Schema.Array(
+      Schema.Struct({
+        name: Schema.String,
+        url: Schema.String,
+        description: Schema.String,
+        icon: Schema.String,
+        tag: Schema.String,
+        maintainer: Schema.optional(Schema.String),
+        type: Schema.optional(Schema.Literals(['data_in', 'data_out', 'transformation', 'other'])),
+      }),
+    ),
+  ),
   clock: Schema.optional(Schema.declare((u: unknown): u is () => Date => typeof u === 'function', { expected: 'a function returning a Date' })),
 })
 export type SightlineOptions = typeof SightlineOptions.Type

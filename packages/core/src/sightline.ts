@@ -7,6 +7,10 @@ import { capture } from './ingest/capture.js'
 import type { CaptureInput, CaptureResult } from './model/capture-input.js'
 import { SightlineOptions } from './options.js'
 import { activityLogService } from './services/activity-log.js'
+import { dashboardsService } from './services/dashboards.js'
+import { insightsService } from './services/insights.js'
+import { pluginConfigsService, pluginsService } from './services/plugins.js'
+import type { SightlineConfig } from './config.js'
 import { eventDefinitionsService, propertyDefinitionsService } from './services/definitions.js'
 import { eventsService } from './services/events.js'
 import { groupsService } from './services/groups.js'
@@ -34,6 +38,14 @@ export interface Sightline {
   readonly stats: ReturnType<typeof statsService>
   /** The change log of every resource: who changed what, field by field. */
   readonly activity: ReturnType<typeof activityLogService>
+  /** Organization-scoped plugins, their source files, updates and the plugin repository. */
+  readonly plugins: ReturnType<typeof pluginsService>
+  /** Which plugins a project enables, in what order, with what config. */
+  readonly pluginConfigs: ReturnType<typeof pluginConfigsService>
+  /** Saved analyses of a project: CRUD, soft delete, views. */
+  readonly insights: ReturnType<typeof insightsService>
+  /** Dashboards and their tiles (the insights they show, with layout and colour). */
+  readonly dashboards: ReturnType<typeof dashboardsService>
   /**
    * Stores events with PostHog's semantics (persons, merges, groups, definitions).
    * Atomic: a batch with one invalid event is rejected whole with a
@@ -52,7 +64,8 @@ export interface Sightline {
  * ```
  */
 export async function createSightline(options: SightlineOptions): Promise<Sightline> {
-  const { storage, clock = () => new Date() } = decodeOrThrow(SightlineOptions, options, 'invalid Sightline options')
+  const { storage, clock = () => new Date(), pluginRepository = [] } = decodeOrThrow(SightlineOptions, options, 'invalid Sightline options')
+  const config: SightlineConfig = Object.freeze({ pluginRepository: Object.freeze([...pluginRepository]) })
   const driver = await runStorage(`open ${storage.name} storage`, () => storage.open())
   const db = new Kysely<SightlineDatabase>({ dialect: driver.dialect, log: rememberFailedSql })
   try {
@@ -88,6 +101,10 @@ export async function createSightline(options: SightlineOptions): Promise<Sightl
     propertyDefinitions: propertyDefinitionsService(ctx),
     stats: statsService(ctx),
     activity: activityLogService(ctx),
+    plugins: pluginsService(ctx, config),
+    pluginConfigs: pluginConfigsService(ctx),
+    insights: insightsService(ctx),
+    dashboards: dashboardsService(ctx),
     capture: (projectId: number, events: ReadonlyArray<CaptureInput>) => capture(ctx, projectId, events),
     close() {
       closed = true
