@@ -208,5 +208,23 @@ export function captureCases(target: ConformanceTarget): void {
         await e.close()
       }
     })
+
+    conformanceCase(target, 'a database that fails under a running engine gives StorageError with the SQL, and stores nothing', async () => {
+      const e = await openEngine(target)
+      try {
+        // The table vanishing under the engine stands for any failure after open (an outage, a DBA's mistake).
+        await e.db.raw('drop table events')
+        const error = await e.sightline.capture(e.projectId, [{ event: 'pv', distinctId: 'u', properties: { $set: { a: 1 } } }]).catch((x) => x)
+        expect(error).toBeInstanceOf(StorageError)
+        expect(error.cause).toBeDefined()
+        expect(await count(e.db, 'persons')).toBe(0)
+        expect(await count(e.db, 'event_definitions')).toBe(0)
+        const listError = await e.sightline.events.list(e.projectId).catch((x) => x)
+        expect(listError).toBeInstanceOf(StorageError)
+        expect(listError.sql).toMatch(/from "events"/)
+      } finally {
+        await e.close()
+      }
+    })
   })
 }
