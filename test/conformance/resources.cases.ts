@@ -91,6 +91,11 @@ export function resourceCases(target: ConformanceTarget): void {
         await e.sightline.personalApiKeys.delete(apiKey.id)
         expect(await e.sightline.personalApiKeys.authenticate(key)).toBeNull()
         expect(await e.sightline.users.organizationIds(user.id)).toEqual([e.organizationId])
+        const chosen = 'phx_' + 'k'.repeat(40)
+        expect((await e.sightline.personalApiKeys.create({ userId: user.id, label: 'boot', secret: chosen })).key).toBe(chosen)
+        expect((await e.sightline.personalApiKeys.authenticate(chosen))?.user.id).toBe(user.id)
+        await expect(e.sightline.personalApiKeys.create({ userId: user.id, label: 'again', secret: chosen })).rejects.toBeInstanceOf(ConflictError)
+        await expect(e.sightline.personalApiKeys.create({ userId: user.id, label: 'short', secret: 'phx_short' })).rejects.toBeInstanceOf(ValidationError)
         await expect(e.sightline.users.create({ email: 'ada@acme.io', firstName: 'Twin' })).rejects.toBeInstanceOf(ConflictError)
         expect(await count(e.db, 'users')).toBe(1)
       } finally {

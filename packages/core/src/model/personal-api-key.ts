@@ -35,5 +35,10 @@ export const CreatePersonalApiKeyInput = Schema.Struct({
   label: Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(40))),
   /** Default `['*']`. */
   scopes: Schema.optional(Schema.Array(ApiScope)),
+  /**
+   * A secret chosen by the host (`phx_` and 20 to 100 url-safe characters), e.g.
+   * to bootstrap a server with a known key. Default: 256 random bits.
+   */
+  secret: Schema.optional(Schema.String.pipe(Schema.check(Schema.isPattern(/^phx_[A-Za-z0-9_-]{20,100}$/, { message: 'expected phx_ and 20 to 100 url-safe characters' })))),
 })
 export type CreatePersonalApiKeyInput = typeof CreatePersonalApiKeyInput.Type

@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Selectable } from 'kysely'
 import type { EngineContext } from '../context.js'
 import { runStorage } from '../db/run.js'
-import { NotFoundError } from '../errors.js'
+import { ConflictError, NotFoundError } from '../errors.js'
 import { CreatePersonalApiKeyInput, PersonalApiKey } from '../model/personal-api-key.js'
 import type { User } from '../model/user.js'
 import type { PersonalApiKeysTable } from '../storage.js'
@@ -43,7 +43,9 @@ export function personalApiKeysService(ctx: EngineContext) {
       const k = decodeOrThrow(CreatePersonalApiKeyInput, input, 'invalid personal API key')
       const user = await runStorage('find user', () => ctx.db.selectFrom('users').select('id').where('id', '=', k.userId).executeTakeFirst())
       if (!user) throw new NotFoundError('user', k.userId)
-      const key = `phx_${randomBytes(32).toString('base64url')}`
+      const key = k.secret ?? `phx_${randomBytes(32).toString('base64url')}`
+      const taken = await runStorage('check key', () => ctx.db.selectFrom('personal_api_keys').select('id').where('secure_value', '=', hashKey(key)).executeTakeFirst())
+      if (taken) throw new ConflictError('this secret is already in use', 'secret')
       const row = {
         id: uuidv7(),
         user_id: k.userId,
