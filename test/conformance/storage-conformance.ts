@@ -2,6 +2,8 @@ import { describe } from 'vitest'
 import { captureCases } from './capture.cases.js'
 import { definitionCases, eventDefinitionEditCases } from './definitions.cases.js'
 import { groupCases } from './groups.cases.js'
+import { dashboardCases, insightCases } from './insights.cases.js'
+import { pluginCases } from './plugins.cases.js'
 import { personCases } from './persons.cases.js'
 import { resourceCases } from './resources.cases.js'
 import type { ConformanceTarget } from './target.js'
@@ -20,5 +22,8 @@ export function runStorageConformance(target: ConformanceTarget): void {
     groupCases(target)
     definitionCases(target)
     eventDefinitionEditCases(target)
+    insightCases(target)
+    dashboardCases(target)
+    pluginCases(target)
   })
 }

@@ -1,7 +1,276 @@
-// Skeleton: filled in by the insights work. Signatures are the contract.
+import type { Kysely, Selectable } from 'kysely'
 import type { EngineContext } from '../context.js'
+import { runStorage } from '../db/run.js'
+import { ConflictError, NotFoundError, ValidationError } from '../errors.js'
+import { changesBetween } from '../insights/changes.js'
+import { displayName, findInsightRow, findProject, userSummaries, type ProjectInfo } from '../insights/rows.js'
+import { dashboardsChange, dashboardsShowing, isRowId, putTile } from '../insights/tiles.js'
+import type { ActivityChange } from '../model/activity.js'
+import type { Actor } from '../model/actor.js'
+import {
+  AddDashboardTileInput,
+  CreateDashboardInput,
+  Dashboard,
+  UpdateDashboardInput,
+  UpdateDashboardTileInput,
+  type DashboardTile,
+} from '../model/dashboard.js'
+import { DEFAULT_PAGE_SIZE, PageOptions, type Page } from '../model/page.js'
+import type { DashboardsTable, DashboardTilesTable, SightlineDatabase } from '../storage.js'
+import { nowIso } from '../time/timestamp.js'
+import { decodeOrThrow } from '../util/decode.js'
+import { recordActivity } from './activity-log.js'
+
+type Db = Kysely<SightlineDatabase>
+type DashboardRow = Selectable<DashboardsTable>
+
+const tileFromRow = (t: Selectable<DashboardTilesTable>): DashboardTile => ({
+  id: t.id,
+  dashboardId: t.dashboard_id,
+  insightId: t.insight_id,
+  layouts: t.layouts,
+  color: t.color,
+  deleted: t.deleted,
+})
+
+function checkActor(actor: Actor | undefined): void {
+  if (actor !== undefined && !isRowId(actor.userId)) {
+    throw new ValidationError([{ path: ['actor', 'userId'], message: 'expected the id of a user' }], { context: 'invalid actor' })
+  }
+}
+
+/** The project's dashboard that is not deleted, or `NotFoundError`. */
+async function findDashboard(db: Db, projectId: number, id: number): Promise<DashboardRow> {
+  if (!isRowId(id)) throw new NotFoundError('dashboard', id)
+  const row = await db.selectFrom('dashboards').selectAll().where('project_id', '=', projectId).where('id', '=', id).where('deleted', '=', false).executeTakeFirst()
+  if (!row) throw new NotFoundError('dashboard', id)
+  return row
+}
+
+/** The dashboard's tile that is not removed, or `NotFoundError`. */
+async function findTile(db: Db, dashboardId: number, tileId: number): Promise<Selectable<DashboardTilesTable>> {
+  if (!isRowId(tileId)) throw new NotFoundError('dashboard tile', tileId)
+  const row = await db.selectFrom('dashboard_tiles').selectAll().where('dashboard_id', '=', dashboardId).where('id', '=', tileId).where('deleted', '=', false).executeTakeFirst()
+  if (!row) throw new NotFoundError('dashboard tile', tileId)
+  return row
+}
+
+/** Stored rows as `Dashboard`s with their shown tiles (PostHog's `dashboard_queryset`: tiles of deleted insights hidden). */
+async function toDashboards(db: Db, rows: ReadonlyArray<DashboardRow>): Promise<Dashboard[]> {
+  if (rows.length === 0) return []
+  const tiles = await db
+    .selectFrom('dashboard_tiles as t')
+    .innerJoin('insights as i', 'i.id', 't.insight_id')
+    .selectAll('t')
+    .where(
+      't.dashboard_id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .where('t.deleted', '=', false)
+    .where('i.deleted', '=', false)
+    .orderBy('i.order', (ob) => ob.asc().nullsLast())
+    .orderBy('t.id')
+    .execute()
+  const users = await userSummaries(
+    db,
+    rows.map((r) => r.created_by),
+  )
+  return rows.map((r) =>
+    decodeOrThrow(
+      Dashboard,
+      {
+        id: r.id,
+        name: r.name,
+        description: r.description,
+        filters: r.filters,
+        createdAt: r.created_at,
+        createdBy: (r.created_by !== null && users.get(r.created_by)) || null,
+        tiles: tiles.filter((t) => t.dashboard_id === r.id).map(tileFromRow),
+      },
+      'stored dashboard',
+    ),
+  )
+}
 
 export function dashboardsService(ctx: EngineContext) {
-  void ctx
-  return {}
+  const record = (db: Db, project: ProjectInfo, row: DashboardRow, actor: Actor | undefined, activity: string, changes: ActivityChange[]) =>
+    recordActivity(db, ctx.clock, { organizationId: project.organizationId, projectId: project.id, actor, scope: 'Dashboard', itemId: row.id, activity, name: row.name, changes })
+
+  /**
+   * Moves the insight onto or off a dashboard, recording it on the insight as
+   * PostHog does when its `dashboards` change.
+   */
+  const retile = async (db: Db, project: ProjectInfo, insightId: number, actor: Actor | undefined, move: () => Promise<void>) => {
+    const before = await dashboardsShowing(db, project.id, insightId)
+    await move()
+    const after = await dashboardsShowing(db, project.id, insightId)
+    const insight = await findInsightRow(db, project.id, insightId, { includeDeleted: true })
+    await recordActivity(db, ctx.clock, {
+      organizationId: project.organizationId,
+      projectId: project.id,
+      actor,
+      scope: 'Insight',
+      itemId: insightId,
+      activity: 'updated',
+      name: displayName(insight),
+      changes: [dashboardsChange(before, after)],
+      extra: { short_id: insight.short_id },
+    })
+  }
+
+  const write = <T>(what: string, fn: (trx: Db) => Promise<T>) => ctx.writeLock.run(() => runStorage(what, () => ctx.db.transaction().execute(fn)))
+
+  return {
+    /** Creates a dashboard (no tiles yet). */
+    async create(projectId: number, input: CreateDashboardInput, actor?: Actor): Promise<Dashboard> {
+      ctx.assertOpen()
+      const d = decodeOrThrow(CreateDashboardInput, input, 'invalid dashboard')
+      checkActor(actor)
+      return write('create dashboard', async (trx) => {
+        const project = await findProject(trx, projectId)
+        const row = await trx
+          .insertInto('dashboards')
+          .values({
+            project_id: project.id,
+            name: d.name,
+            description: d.description ?? '',
+            filters: JSON.stringify(d.filters ?? {}),
+            deleted: false,
+            created_at: nowIso(ctx.clock),
+            created_by: actor?.userId ?? null,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow()
+        await record(trx, project, row, actor, 'created', [])
+        return (await toDashboards(trx, [row]))[0]!
+      })
+    },
+
+    /** The project's dashboards that are not deleted, by name. */
+    async list(projectId: number, page: PageOptions = {}): Promise<Page<Dashboard>> {
+      ctx.assertOpen()
+      const { limit = DEFAULT_PAGE_SIZE, offset = 0 } = decodeOrThrow(PageOptions, page, 'invalid page')
+      return runStorage('list dashboards', async () => {
+        const project = await findProject(ctx.db, projectId)
+        const query = ctx.db.selectFrom('dashboards').where('project_id', '=', project.id).where('deleted', '=', false)
+        const total = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+        const rows = await query.selectAll().orderBy('name').orderBy('id').limit(limit).offset(offset).execute()
+        return { count: Number(total.n), results: await toDashboards(ctx.db, rows) }
+      })
+    },
+
+    /** The dashboard with its tiles, or `NotFoundError` (also once deleted). */
+    async get(projectId: number, id: number): Promise<Dashboard> {
+      ctx.assertOpen()
+      return runStorage('get dashboard', async () => {
+        const project = await findProject(ctx.db, projectId)
+        return (await toDashboards(ctx.db, [await findDashboard(ctx.db, project.id, id)]))[0]!
+      })
+    },
+
+    /** Changes the name, description or filters; records the change. */
+    async update(projectId: number, id: number, input: UpdateDashboardInput, actor?: Actor): Promise<Dashboard> {
+      ctx.assertOpen()
+      const patch = decodeOrThrow(UpdateDashboardInput, input, 'invalid dashboard')
+      checkActor(actor)
+      return write('update dashboard', async (trx) => {
+        const project = await findProject(trx, projectId)
+        const before = await findDashboard(trx, project.id, id)
+        if (patch.name !== undefined || patch.description !== undefined || patch.filters !== undefined) {
+          await trx
+            .updateTable('dashboards')
+            .set({
+              ...(patch.name !== undefined && { name: patch.name }),
+              ...(patch.description !== undefined && { description: patch.description }),
+              ...(patch.filters !== undefined && { filters: JSON.stringify(patch.filters) }),
+            })
+            .where('id', '=', before.id)
+            .execute()
+        }
+        const after = await findDashboard(trx, project.id, id)
+        const changes = changesBetween('Dashboard', before, after, ['name', 'description', 'filters'])
+        if (changes.length > 0) await record(trx, project, after, actor, 'updated', changes)
+        return (await toDashboards(trx, [after]))[0]!
+      })
+    },
+
+    /** Soft-deletes the dashboard and removes its tiles (the insights stay). */
+    async delete(projectId: number, id: number, actor?: Actor): Promise<void> {
+      ctx.assertOpen()
+      checkActor(actor)
+      await write('delete dashboard', async (trx) => {
+        const project = await findProject(trx, projectId)
+        const row = await findDashboard(trx, project.id, id)
+        await trx.updateTable('dashboards').set({ deleted: true }).where('id', '=', row.id).execute()
+        await trx.updateTable('dashboard_tiles').set({ deleted: true }).where('dashboard_id', '=', row.id).where('deleted', '=', false).execute()
+        await record(trx, project, row, actor, 'deleted', [{ type: 'Dashboard', action: 'changed', field: 'deleted', before: false, after: true }])
+      })
+    },
+
+    /**
+     * Puts an insight of the project on the dashboard (restoring its removed
+     * tile there, if any). `ConflictError` when it is already shown there.
+     */
+    async addTile(projectId: number, dashboardId: number, input: AddDashboardTileInput, actor?: Actor): Promise<DashboardTile> {
+      ctx.assertOpen()
+      const t = decodeOrThrow(AddDashboardTileInput, input, 'invalid dashboard tile')
+      checkActor(actor)
+      return write('add dashboard tile', async (trx) => {
+        const project = await findProject(trx, projectId)
+        const dashboard = await findDashboard(trx, project.id, dashboardId)
+        const insight = isRowId(t.insightId)
+          ? await trx.selectFrom('insights').select('id').where('project_id', '=', project.id).where('id', '=', t.insightId).where('deleted', '=', false).executeTakeFirst()
+          : undefined
+        if (!insight) {
+          throw new ValidationError([{ path: ['insightId'], message: `Invalid pk "${t.insightId}" - object does not exist.` }], { context: 'invalid dashboard tile' })
+        }
+        let tileId = 0
+        await retile(trx, project, insight.id, actor, async () => {
+          const put = await putTile(trx, nowIso(ctx.clock), dashboard.id, insight.id, { layouts: t.layouts ?? {}, color: t.color ?? null })
+          if (put.was === 'live') throw new ConflictError(`insight ${insight.id} is already on dashboard ${dashboard.id}`, 'insightId')
+          tileId = put.tileId
+        })
+        return tileFromRow(await findTile(trx, dashboard.id, tileId))
+      })
+    },
+
+    /** Changes a tile's layouts or colour. Not logged: PostHog's activity log leaves layouts and colour out. */
+    async updateTile(projectId: number, dashboardId: number, tileId: number, input: UpdateDashboardTileInput): Promise<DashboardTile> {
+      ctx.assertOpen()
+      const patch = decodeOrThrow(UpdateDashboardTileInput, input, 'invalid dashboard tile')
+      return write('update dashboard tile', async (trx) => {
+        const project = await findProject(trx, projectId)
+        const dashboard = await findDashboard(trx, project.id, dashboardId)
+        const tile = await findTile(trx, dashboard.id, tileId)
+        if (patch.layouts !== undefined || patch.color !== undefined) {
+          await trx
+            .updateTable('dashboard_tiles')
+            .set({
+              ...(patch.layouts !== undefined && { layouts: JSON.stringify(patch.layouts) }),
+              ...(patch.color !== undefined && { color: patch.color }),
+            })
+            .where('id', '=', tile.id)
+            .execute()
+        }
+        return tileFromRow(await findTile(trx, dashboard.id, tile.id))
+      })
+    },
+
+    /** Removes the tile (a soft delete: adding the insight again restores it). */
+    async removeTile(projectId: number, dashboardId: number, tileId: number, actor?: Actor): Promise<void> {
+      ctx.assertOpen()
+      checkActor(actor)
+      await write('remove dashboard tile', async (trx) => {
+        const project = await findProject(trx, projectId)
+        const dashboard = await findDashboard(trx, project.id, dashboardId)
+        const tile = await findTile(trx, dashboard.id, tileId)
+        await retile(trx, project, tile.insight_id, actor, async () => {
+          await trx.updateTable('dashboard_tiles').set({ deleted: true }).where('id', '=', tile.id).execute()
+        })
+      })
+    },
+  }
 }
+
+export type DashboardsService = ReturnType<typeof dashboardsService>

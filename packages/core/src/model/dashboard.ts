@@ -1,0 +1,75 @@
+import { Schema } from 'effect'
+import { JsonObject, UserSummary } from './insight.js'
+
+/**
+ * Filter overrides a dashboard applies to its tiles, in PostHog's JSON shape
+ * (`date_from`, `date_to`, `properties`). Other keys are kept as given.
+ */
+export const DashboardFilters = Schema.StructWithRest(
+  Schema.Struct({
+    date_from: Schema.optional(Schema.NullOr(Schema.String)),
+    date_to: Schema.optional(Schema.NullOr(Schema.String)),
+    properties: Schema.optional(Schema.NullOr(Schema.Union([Schema.Array(Schema.Unknown), JsonObject]))),
+  }),
+  [Schema.Record(Schema.String, Schema.Unknown)],
+).pipe(Schema.check(Schema.makeFilter((u: object) => Schema.is(JsonObject)(u) || 'expected JSON values only')))
+export type DashboardFilters = typeof DashboardFilters.Type
+
+/** A tile: one insight shown on one dashboard, with its layout and colour. */
+export const DashboardTile = Schema.Struct({
+  id: Schema.Int,
+  dashboardId: Schema.Int,
+  insightId: Schema.Int,
+  /** PostHog's layouts by breakpoint, e.g. `{ sm: { x, y, w, h } }`. */
+  layouts: JsonObject,
+  color: Schema.NullOr(Schema.String),
+  deleted: Schema.Boolean,
+})
+export type DashboardTile = typeof DashboardTile.Type
+
+export const Dashboard = Schema.Struct({
+  id: Schema.Int,
+  name: Schema.String,
+  description: Schema.String,
+  filters: DashboardFilters,
+  createdAt: Schema.String,
+  createdBy: Schema.NullOr(UserSummary),
+  /** The tiles shown: not removed, and whose insight is not deleted; by insight `order`, then tile id. */
+  tiles: Schema.Array(DashboardTile),
+})
+export type Dashboard = typeof Dashboard.Type
+
+const Name = Schema.String.pipe(Schema.check(Schema.isMaxLength(400)))
+const Description = Schema.String.pipe(Schema.check(Schema.isMaxLength(10_000)))
+const Color = Schema.NullOr(Schema.String.pipe(Schema.check(Schema.isMaxLength(400))))
+
+export const CreateDashboardInput = Schema.Struct({
+  name: Name,
+  /** Default ''. */
+  description: Schema.optional(Description),
+  /** Default `{}`. */
+  filters: Schema.optional(DashboardFilters),
+})
+export type CreateDashboardInput = typeof CreateDashboardInput.Type
+
+export const UpdateDashboardInput = Schema.Struct({
+  name: Schema.optional(Name),
+  description: Schema.optional(Description),
+  filters: Schema.optional(DashboardFilters),
+})
+export type UpdateDashboardInput = typeof UpdateDashboardInput.Type
+
+export const AddDashboardTileInput = Schema.Struct({
+  insightId: Schema.Int,
+  /** Default `{}`. */
+  layouts: Schema.optional(JsonObject),
+  /** Default null. */
+  color: Schema.optional(Color),
+})
+export type AddDashboardTileInput = typeof AddDashboardTileInput.Type
+
+export const UpdateDashboardTileInput = Schema.Struct({
+  layouts: Schema.optional(JsonObject),
+  color: Schema.optional(Color),
+})
+export type UpdateDashboardTileInput = typeof UpdateDashboardTileInput.Type
