@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { SightlineDatabase, StorageAdapter, StorageDriver } from './storage.js'
+import type { DefinitionsCache } from './ingest/definitions-cache.js'
 import type { Mutex } from './util/mutex.js'
 
 /** What every service of one engine shares. Internal: not exported from the package. */
@@ -14,6 +15,13 @@ export interface EngineContext {
    * so two captures in this process never race on the same person.
    */
   readonly writeLock: Mutex
+  /**
+   * Ids of projects seen to exist. Projects are never deleted, so a hit needs
+   * no query: capture asks on every batch.
+   */
+  readonly knownProjects: Set<number>
+  /** Definitions written recently by this engine (see DefinitionsCache). */
+  readonly definitionsCache: DefinitionsCache
   /** Throws `ClosedError` once the engine is closed. */
   assertOpen(): void
 }

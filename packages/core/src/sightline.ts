@@ -4,6 +4,7 @@ import { migrateToLatest } from './db/migrate.js'
 import { rememberFailedSql, runStorage } from './db/run.js'
 import { ClosedError } from './errors.js'
 import { capture } from './ingest/capture.js'
+import { DefinitionsCache } from './ingest/definitions-cache.js'
 import type { CaptureInput, CaptureResult } from './model/capture-input.js'
 import { SightlineOptions } from './options.js'
 import { activityLogService } from './services/activity-log.js'
@@ -84,6 +85,8 @@ export async function createSightline(options: SightlineOptions): Promise<Sightl
     driver,
     clock,
     writeLock: new Mutex(),
+    knownProjects: new Set(),
+    definitionsCache: new DefinitionsCache(),
     assertOpen() {
       if (closed) throw new ClosedError()
     },

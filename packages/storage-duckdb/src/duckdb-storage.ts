@@ -15,7 +15,13 @@ export interface DuckDBStorageOptions {
   readonly instance?: DialectInstance
   /** Connections in the pool. Default 4. */
   readonly poolSize?: number
-  /** DuckDB settings passed at open, e.g. `{ threads: '2', memory_limit: '4GB' }`. Default none. */
+  /**
+   * DuckDB settings passed at open, e.g. `{ threads: '2', memory_limit: '4GB' }`.
+   * Default `{ checkpoint_threshold: '1GB' }`: DuckDB's 16 MB default
+   * checkpoints every few capture batches, which made ingestion 1.46x slower
+   * with 2.7x longer slow batches (benchmarks/README.md). The cost: a write-ahead
+   * log of up to 1 GB, replayed when a crashed process reopens the file.
+   */
   readonly config?: Readonly<Record<string, string>>
 }
 
@@ -38,7 +44,7 @@ export function duckdbStorage(options: DuckDBStorageOptions = {}): StorageAdapte
       let instance = options.instance
       if (!instance) {
         const { DuckDBInstance } = await import('@duckdb/node-api')
-        instance = owned = await DuckDBInstance.create(path, { ...options.config })
+        instance = owned = await DuckDBInstance.create(path, { checkpoint_threshold: '1GB', ...options.config })
       }
       let closed = false
       return {

@@ -31,8 +31,9 @@ export async function capture(ctx: EngineContext, projectId: number, input: unkn
   await requireProject(ctx, projectId)
   if (prepared.length === 0) return { stored: 0, duplicates: 0, warnings: [] }
 
-  return ctx.writeLock.run(() =>
-    runStorage('capture', () =>
+  const nowMs = Math.floor(now / 1000)
+  return ctx.writeLock.run(async () => {
+    const { result, definitionsWritten } = await runStorage('capture', () =>
       ctx.db.transaction().execute(async (trx) => {
         const warnings: IngestionWarning[] = []
         const fresh = await dropDuplicates(trx, projectId, prepared)
@@ -40,6 +41,7 @@ export async function capture(ctx: EngineContext, projectId: number, input: unkn
         const groups = new GroupStore(trx, projectId)
         const definitions = new DefinitionsCollector(Math.floor(now / 1e6))
         await persons.load(fresh.flatMap((e) => identityIds(e)))
+        await groups.preload(fresh.filter((e) => e.event === '$groupidentify').map((e) => String(e.properties.$group_key ?? '')))
         const insertedAt = formatTimestamp(now)
         const rows: EventRow[] = []
         for (const event of fresh) {
@@ -64,13 +66,16 @@ export async function capture(ctx: EngineContext, projectId: number, input: unkn
         }
         await persons.flush()
         await groups.flush()
-        await definitions.flush(trx, projectId, insertedAt)
+        const definitionsWritten = await definitions.flush(trx, projectId, insertedAt, ctx.definitionsCache, nowMs)
         const stored = await ctx.driver.insertEvents(trx, rows)
         const skipped = prepared.length - fresh.length + (rows.length - stored)
-        return { stored, duplicates: skipped, warnings }
+        return { result: { stored, duplicates: skipped, warnings }, definitionsWritten }
       }),
-    ),
-  )
+    )
+    // Only now, after the commit: a rolled-back write must not be remembered as written.
+    ctx.definitionsCache.remember(definitionsWritten, nowMs)
+    return result
+  })
 }
 
 /** Distinct ids an event may touch: its own, and the other side of an identify or alias. */

@@ -4,6 +4,7 @@ import { PropertyDefinitionType, type PropertyDefinitionKind, type PropertyType 
 import type { Properties } from '../model/json.js'
 import type { SightlineDatabase } from '../storage.js'
 import { chunk } from '../util/chunk.js'
+import { DefinitionsCache } from './definitions-cache.js'
 import { detectPropertyType } from './detect-property-type.js'
 
 /** Keys PostHog never records as event properties (property-defs-rs SKIP_PROPERTIES). */
@@ -65,8 +66,28 @@ export class DefinitionsCollector {
     if (seen.type === null) seen.type = detectPropertyType(name, value, this.#nowSeconds)
   }
 
-  async flush(db: Kysely<SightlineDatabase>, projectId: number, now: string): Promise<void> {
-    for (const names of chunk([...this.#events], 500)) {
+  /**
+   * Upserts what this write saw, except what `cache` says was written this
+   * hour. Returns the cache keys written: remember them once the transaction commits.
+   */
+  async flush(db: Kysely<SightlineDatabase>, projectId: number, now: string, cache: DefinitionsCache, nowMs: number): Promise<string[]> {
+    const written: string[] = []
+    const events = [...this.#events].filter((name) => {
+      const key = DefinitionsCache.eventKey(projectId, name)
+      if (cache.isFresh(key, nowMs)) return false
+      written.push(key)
+      return true
+    })
+    const properties = [...this.#properties.values()]
+      .flatMap((names) => [...names.values()])
+      .filter((p) => {
+        const key = DefinitionsCache.propertyKey(projectId, p.kind, p.groupTypeIndex, p.name)
+        if (cache.isFresh(key, nowMs)) return false
+        // A property whose type is still unknown is written again, so a later batch can fill the type in.
+        if (p.type !== null) written.push(key)
+        return true
+      })
+    for (const names of chunk(events, 500)) {
       await db
         .insertInto('event_definitions')
         .values(
@@ -85,7 +106,7 @@ export class DefinitionsCollector {
         .onConflict((oc) => oc.columns(['project_id', 'name']).doUpdateSet({ last_seen_at: now }))
         .execute()
     }
-    for (const part of chunk([...this.#properties.values()].flatMap((names) => [...names.values()]), 500)) {
+    for (const part of chunk(properties, 500)) {
       await db
         .insertInto('property_definitions')
         .values(
@@ -111,5 +132,6 @@ export class DefinitionsCollector {
         )
         .execute()
     }
+    return written
   }
 }

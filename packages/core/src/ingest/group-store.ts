@@ -26,6 +26,8 @@ export class GroupStore {
   #types: Map<string, number> | undefined
   readonly #newTypes: Array<{ type: string; index: number }> = []
   readonly #groups = new Map<string, GroupState>()
+  /** Group keys whose stored rows (of any type) were loaded by `preload`: absent means new. */
+  readonly #preloaded = new Set<string>()
 
   constructor(db: Kysely<SightlineDatabase>, projectId: number) {
     this.#db = db
@@ -66,10 +68,38 @@ export class GroupStore {
     return index
   }
 
+  /** Loads the stored groups with these keys in one query, so `set` need not ask per group. */
+  async preload(groupKeys: Iterable<string>): Promise<void> {
+    const keys = [...new Set(groupKeys)].filter((k) => !this.#preloaded.has(k))
+    for (let i = 0; i < keys.length; i += 1000) {
+      const part = keys.slice(i, i + 1000)
+      const rows = await this.#db
+        .selectFrom('groups')
+        .select(['group_type_index', 'group_key', 'properties', 'created_at', 'version'])
+        .where('project_id', '=', this.#projectId)
+        .where('group_key', 'in', part)
+        .execute()
+      for (const row of rows) {
+        this.#groups.set(`${row.group_type_index}\u0000${row.group_key}`, {
+          properties: row.properties,
+          createdAt: parseTimestamp(row.created_at)!,
+          version: row.version,
+          isNew: false,
+          changed: false,
+        })
+      }
+      for (const k of part) this.#preloaded.add(k)
+    }
+  }
+
   /** `$set`s properties on a group, creating it at `at` if it does not exist. */
   async set(groupTypeIndex: number, groupKey: string, properties: Properties, at: EpochMicros): Promise<void> {
     const key = `${groupTypeIndex}\u0000${groupKey}`
     let group = this.#groups.get(key)
+    if (!group && this.#preloaded.has(groupKey)) {
+      group = { properties: {}, createdAt: at, version: 0, isNew: true, changed: true }
+      this.#groups.set(key, group)
+    }
     if (!group) {
       const row = await this.#db
         .selectFrom('groups')
@@ -102,23 +132,14 @@ export class GroupStore {
         .values(this.#newTypes.map((t) => ({ project_id: this.#projectId, group_type: t.type, group_type_index: t.index, name_singular: null, name_plural: null })))
         .execute()
     }
+    const inserts: Array<{ project_id: number; group_type_index: number; group_key: string; properties: string; created_at: string; version: number }> = []
     for (const [key, g] of this.#groups) {
       if (!g.changed) continue
       const sep = key.indexOf('\u0000')
       const groupTypeIndex = Number(key.slice(0, sep))
       const groupKey = key.slice(sep + 1)
       if (g.isNew) {
-        await this.#db
-          .insertInto('groups')
-          .values({
-            project_id: this.#projectId,
-            group_type_index: groupTypeIndex,
-            group_key: groupKey,
-            properties: JSON.stringify(g.properties),
-            created_at: formatTimestamp(g.createdAt),
-            version: 0,
-          })
-          .execute()
+        inserts.push({ project_id: this.#projectId, group_type_index: groupTypeIndex, group_key: groupKey, properties: JSON.stringify(g.properties), created_at: formatTimestamp(g.createdAt), version: 0 })
       } else {
         await this.#db
           .updateTable('groups')
@@ -128,6 +149,9 @@ export class GroupStore {
           .where('group_key', '=', groupKey)
           .execute()
       }
+    }
+    for (let i = 0; i < inserts.length; i += 500) {
+      await this.#db.insertInto('groups').values(inserts.slice(i, i + 500)).execute()
     }
   }
 }

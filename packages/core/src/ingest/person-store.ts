@@ -61,48 +61,36 @@ export class PersonStore {
   async load(distinctIds: Iterable<string>): Promise<void> {
     const wanted = [...new Set(distinctIds)].filter((id) => !this.#byDistinctId.has(id))
     if (wanted.length === 0) return
-    const mappings: Array<{ distinct_id: string; person_uuid: string }> = []
-    for (const ids of chunk(wanted, IN_LIST)) {
-      mappings.push(
-        ...(await this.#db
-          .selectFrom('person_distinct_ids')
-          .select(['distinct_id', 'person_uuid'])
-          .where('project_id', '=', this.#projectId)
-          .where('distinct_id', 'in', ids)
-          .execute()),
-      )
-    }
-    const uuids = [...new Set(mappings.map((m) => m.person_uuid))]
     const persons = new Map<string, PersonState>()
-    for (const part of chunk(uuids, IN_LIST)) {
+    for (const ids of chunk(wanted, IN_LIST)) {
+      // One round trip: each row is a distinct id with its person.
       const rows = await this.#db
-        .selectFrom('persons')
-        .select(['uuid', 'properties', 'is_identified', 'created_at', 'version'])
-        .where('project_id', '=', this.#projectId)
-        .where('uuid', 'in', part)
+        .selectFrom('person_distinct_ids as pdi')
+        .innerJoin('persons as p', (j) => j.onRef('p.uuid', '=', 'pdi.person_uuid').onRef('p.project_id', '=', 'pdi.project_id'))
+        .select(['pdi.distinct_id', 'p.uuid', 'p.properties', 'p.is_identified', 'p.created_at', 'p.version'])
+        .where('pdi.project_id', '=', this.#projectId)
+        .where('pdi.distinct_id', 'in', ids)
         .execute()
       for (const row of rows) {
-        const state: PersonState = {
-          uuid: row.uuid,
-          properties: row.properties,
-          isIdentified: row.is_identified,
-          createdAt: parseTimestamp(row.created_at)!,
-          version: row.version,
-          isNew: false,
-          deleted: false,
-          significant: false,
-          distinctIds: new Set(),
+        let person = persons.get(row.uuid)
+        if (!person) {
+          person = {
+            uuid: row.uuid,
+            properties: row.properties,
+            isIdentified: row.is_identified,
+            createdAt: parseTimestamp(row.created_at)!,
+            version: row.version,
+            isNew: false,
+            deleted: false,
+            significant: false,
+            distinctIds: new Set(),
+          }
+          persons.set(row.uuid, person)
+          this.#originals.set(row.uuid, { properties: row.properties, isIdentified: row.is_identified, createdAt: person.createdAt })
         }
-        persons.set(row.uuid, state)
-        this.#originals.set(row.uuid, { properties: row.properties, isIdentified: row.is_identified, createdAt: state.createdAt })
+        person.distinctIds.add(row.distinct_id)
+        this.#byDistinctId.set(row.distinct_id, person)
       }
-    }
-    for (const m of mappings) {
-      const person = persons.get(m.person_uuid)
-      // A mapping to a missing person would be a broken database; treat the id as unknown.
-      if (!person) continue
-      person.distinctIds.add(m.distinct_id)
-      this.#byDistinctId.set(m.distinct_id, person)
     }
   }
 

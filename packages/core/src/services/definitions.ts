@@ -16,6 +16,7 @@ import type { EventDefinitionsTable } from '../storage.js'
 import { formatTimestamp, nowIso, parseTimestamp } from '../time/timestamp.js'
 import { decodeOrThrow } from '../util/decode.js'
 import { isUuid } from '../util/uuid.js'
+import { DefinitionsCache } from '../ingest/definitions-cache.js'
 import { diffFields, recordActivity } from './activity-log.js'
 
 const KIND_BY_TYPE = Object.fromEntries(Object.entries(PropertyDefinitionType).map(([k, v]) => [v, k])) as Record<number, PropertyDefinitionKind>
@@ -104,6 +105,8 @@ export function eventDefinitionsService(ctx: EngineContext) {
               .where('id', '=', id)
               .execute()
             const after = eventDefinitionFromRow((await trx.selectFrom('event_definitions').selectAll().where('id', '=', id).executeTakeFirst())!)
+            // A renamed definition frees its old name: the next event of that name creates it again.
+            if (after.name !== before.name) ctx.definitionsCache.forget(DefinitionsCache.eventKey(projectId, before.name))
             const changes = diffFields('EventDefinition', before as never, after as never, ['name', 'description', 'tags', 'postToSlack', 'createdAt', 'lastSeenAt'])
             if (changes.length > 0) {
               await recordActivity(trx, ctx.clock, {
@@ -133,6 +136,7 @@ export function eventDefinitionsService(ctx: EngineContext) {
           ctx.db.transaction().execute(async (trx) => {
             const before = await find(trx, projectId, id)
             await trx.deleteFrom('event_definitions').where('project_id', '=', projectId).where('id', '=', id).execute()
+            ctx.definitionsCache.forget(DefinitionsCache.eventKey(projectId, before.name))
             await recordActivity(trx, ctx.clock, {
               organizationId: await organizationOf(trx, projectId),
               projectId,

@@ -1,0 +1,93 @@
+// Benchmark runner: `node benchmarks/run.js ingest [--events N] [--batch N] [--targets duckdb,postgres] ...`.
+// Imports the built packages (dist/): run `pnpm build` (or `npx tsc -b`) first; `pnpm bench` does.
+import { parseArgs } from 'node:util'
+import { CHILD_FLAG } from './measure.js'
+import { floorChild, generateOnlyChild, ingestTargetChild } from './ingest-children.js'
+import { runIngest } from './ingest.js'
+import { parseTarget, TARGETS } from './targets.js'
+
+const USAGE = `usage: node benchmarks/run.js ingest [options]
+
+  --events N        events to generate and capture (default 100000)
+  --batch N         events per capture call (default 5000)
+  --targets LIST    comma-separated, from ${TARGETS.join(', ')} (default both); DuckDB with settings
+                    as duckdb:key=value+key=value, e.g. duckdb,duckdb:checkpoint_threshold=1GB
+  --rounds N        repeat everything N times, interleaved; print medians (default 1)
+  --skip-floors     do not measure each storage's bare insertEvents of the same rows
+  --concurrency N   captures in flight at once (default 1: each awaited before the next)
+  --trace           time every database statement by kind (wraps the driver; slightly slower)
+  --profile         write a CPU profile per capture child (node --cpu-prof) and summarise it
+
+Postgres: SIGHTLINE_PG_URL (default postgres://postgres@127.0.0.1:5432/test); a fresh schema per
+run, dropped afterwards. DuckDB: a file in a temp dir, removed afterwards.`
+
+/** Tasks a child process can run; the parent sends one as JSON after the child flag. */
+const CHILD_TASKS = {
+  'ingest-generate': generateOnlyChild,
+  'ingest-floor': floorChild,
+  'ingest-target': ingestTargetChild,
+}
+
+async function runChild(json) {
+  const task = JSON.parse(json)
+  let message
+  try {
+    message = await CHILD_TASKS[task.kind](task)
+  } catch (error) {
+    const causeText = error?.cause?.message
+    const cause = causeText && !String(error?.message).includes(causeText) ? ` (cause: ${causeText})` : ''
+    message = { error: `${String(error?.message ?? error)}${cause}` }
+    console.error(`${task.kind} on ${task.place?.target ?? 'no storage'} failed: ${message.error}`)
+    if (process.env.SIGHTLINE_BENCH_DEBUG) console.error(error)
+  }
+  // Disconnecting lets the child exit on its own, so --cpu-prof can write its profile.
+  process.send(message, () => process.disconnect())
+}
+
+async function main(argv) {
+  if (argv[0] === CHILD_FLAG) return runChild(argv[1])
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      events: { type: 'string', default: '100000' },
+      batch: { type: 'string', default: '5000' },
+      targets: { type: 'string', default: TARGETS.join(',') },
+      rounds: { type: 'string', default: '1' },
+      'skip-floors': { type: 'boolean', default: false },
+      concurrency: { type: 'string', default: '1' },
+      trace: { type: 'boolean', default: false },
+      profile: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  })
+  if (values.help || positionals[0] !== 'ingest') {
+    console.error(USAGE)
+    process.exitCode = values.help ? 0 : 2
+    return
+  }
+  const events = positiveInteger('--events', values.events)
+  const batch = positiveInteger('--batch', values.batch)
+  const targets = values.targets.split(',').map((t) => t.trim()).filter(Boolean)
+  targets.forEach(parseTarget) // throws on an unknown target or malformed settings
+  const report = await runIngest({
+    events,
+    batch,
+    targets,
+    rounds: positiveInteger('--rounds', values.rounds),
+    floors: !values['skip-floors'],
+    concurrency: positiveInteger('--concurrency', values.concurrency),
+    trace: values.trace,
+    profile: values.profile,
+  })
+  const failed = report.rounds.some((r) => [r.generator, ...Object.values(r.floors), ...Object.values(r.targets)].some((x) => x?.error))
+  if (failed) process.exitCode = 1
+}
+
+function positiveInteger(name, text) {
+  const n = Number(text.replace(/_/g, ''))
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got ${JSON.stringify(text)}`)
+  return n
+}
+
+await main(process.argv.slice(2))
