@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util'
 import { runDemo } from './demo-command.js'
+import { runServe } from './serve-command.js'
 
-const usage = `Usage: sightline demo [--path FILE] [--events N] [--persons N]
-
-  demo     create a DuckDB file with 90 days of sample product data and print a summary
+const usage = `Usage:
+  sightline demo  [--path FILE] [--events N] [--persons N] [--port N] [--no-serve]
+      create a DuckDB file with 90 days of sample product data, print a summary, serve the API
+  sightline serve [--port N] [--host H] [--storage duckdb:<path>|postgres:<url>] [--api-key phx_...]
+      serve the API over a storage; --api-key bootstraps a user holding that key on an empty database
 `
 
 const positiveInt = (name: string, value: string | undefined): number | undefined => {
@@ -18,12 +21,32 @@ async function main(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { path: { type: 'string' }, events: { type: 'string' }, persons: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      path: { type: 'string' },
+      events: { type: 'string' },
+      persons: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      storage: { type: 'string' },
+      'api-key': { type: 'string' },
+      'no-serve': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   })
   const [command = 'demo'] = positionals
   if (values.help) return void process.stdout.write(usage)
+  const port = values.port === undefined ? undefined : values.port === '0' ? 0 : positiveInt('port', values.port)
   if (command === 'demo') {
-    return runDemo({ path: values.path, events: positiveInt('events', values.events), persons: positiveInt('persons', values.persons) })
+    return runDemo({
+      path: values.path,
+      events: positiveInt('events', values.events),
+      persons: positiveInt('persons', values.persons),
+      serve: !values['no-serve'],
+      port,
+    })
+  }
+  if (command === 'serve') {
+    return runServe({ port, host: values.host, storage: values.storage, apiKey: values['api-key'] })
   }
   throw new Error(`unknown command ${JSON.stringify(command)}\n\n${usage}`)
 }

@@ -4,6 +4,7 @@ import { createSightline } from '@sightline/core'
 import { duckdbStorage } from '@sightline/storage-duckdb'
 import { createProgressBar } from './progress-bar.js'
 import { generateSampleData } from './sample-data.js'
+import { curlExamples, startServer } from './serve.js'
 
 export interface DemoOptions {
   /** DuckDB file to (re)create. Default `.sightline/demo.duckdb` under the working directory. */
@@ -12,6 +13,10 @@ export interface DemoOptions {
   readonly events?: number
   /** Persons. Default 5,000. */
   readonly persons?: number
+  /** Serve the API on localhost after generating, until Ctrl-C. Default true. */
+  readonly serve?: boolean
+  /** Port to serve on. Default 8000. */
+  readonly port?: number
   readonly out?: NodeJS.WritableStream
 }
 
@@ -63,10 +68,20 @@ export async function runDemo(options: DemoOptions = {}): Promise<void> {
         '  top events',
         ...stats.topEvents.map((t) => `    ${t.event.padEnd(22)} ${fmt(t.count).padStart(9)}`),
         '',
-        `Project ${project.id} (token ${project.apiToken}); personal API key for ${user.email}: ${key}`,
+        `Project ${project.id} (capture token ${project.apiToken})`,
+        `Personal API key for ${user.email}: ${key}`,
         '',
       ].join('\n'),
     )
+    if (options.serve ?? true) {
+      const server = await startServer(sightline, { port: options.port ?? 8000 })
+      out.write([`The API is serving ${server.url} (Ctrl-C stops it). Try:`, '', ...curlExamples(server.url, key, project.id), ''].join('\n'))
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve)
+        process.once('SIGTERM', resolve)
+      })
+      await server.close()
+    }
   } finally {
     await sightline.close()
   }

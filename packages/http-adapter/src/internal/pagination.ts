@@ -1,0 +1,61 @@
+import { invalidInput } from '../errors.js'
+
+export interface PageRequest {
+  readonly limit: number
+  readonly offset: number
+}
+
+const DIGITS = /^\d+$/
+
+/**
+ * `limit` and `offset` of a list request. Unlike DRF, which silently falls
+ * back to the default page for a malformed `limit`, a bad value is a 400
+ * naming the parameter: a client asking for 5,000 rows should learn it got 1,000.
+ */
+export function pageRequest(query: URLSearchParams, pageSize: number, maxPageSize: number): PageRequest {
+  return {
+    limit: integerParam(query, 'limit', pageSize, 1, maxPageSize),
+    offset: integerParam(query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
+  }
+}
+
+function integerParam(query: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
+  const raw = query.get(name)
+  if (raw === null || raw === '') return fallback
+  const text = raw.trim()
+  if (!DIGITS.test(text)) throw invalidInput('A valid integer is required.', name)
+  const value = Number(text)
+  if (value < min) throw invalidInput(`Ensure this value is greater than or equal to ${min}.`, name, 'min_value')
+  if (value > max || !Number.isSafeInteger(value)) throw invalidInput(`Ensure this value is less than or equal to ${max}.`, name, 'max_value')
+  return value
+}
+
+export interface ListEnvelope<T> {
+  readonly count: number
+  readonly next: string | null
+  readonly previous: string | null
+  readonly results: ReadonlyArray<T>
+}
+
+/**
+ * DRF's LimitOffsetPagination links: the request's own absolute URL with
+ * `limit` and `offset` replaced, other parameters kept; `next` is null on the
+ * last page, `previous` null on the first, and drops `offset` when it would be 0.
+ */
+export function listEnvelope<T>(url: URL, page: PageRequest, count: number, results: ReadonlyArray<T>): ListEnvelope<T> {
+  const link = (offset: number | null) => {
+    const target = new URL(url)
+    target.searchParams.set('limit', String(page.limit))
+    if (offset === null) target.searchParams.delete('offset')
+    else target.searchParams.set('offset', String(offset))
+    return target.toString()
+  }
+  const next = page.offset + page.limit < count ? link(page.offset + page.limit) : null
+  const previous = page.offset <= 0 ? null : page.offset - page.limit <= 0 ? link(null) : link(page.offset - page.limit)
+  return { count, next, previous, results }
+}
+
+/** One page cut from a list that core returns whole (projects, organizations). */
+export function slicePage<T>(items: ReadonlyArray<T>, page: PageRequest): ReadonlyArray<T> {
+  return items.slice(page.offset, page.offset + page.limit)
+}

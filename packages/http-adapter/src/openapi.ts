@@ -1,0 +1,114 @@
+import { JsonSchema, Schema, SchemaRepresentation, type SchemaAST } from 'effect'
+import type { Route } from './route.js'
+import { ErrorBody } from './wire/common.js'
+
+type Json = Record<string, unknown>
+
+const PATH_PARAMS: Readonly<Record<string, string>> = {
+  id: 'The id of the record.',
+  project_id: 'The id of the project (see `GET /api/projects/`).',
+  parent_lookup_organization_id: 'The id (UUID) of the organization.',
+}
+
+const ERRORS: ReadonlyArray<[number, string]> = [
+  [400, 'Invalid input (`validation_error`, `attr` names the field) or a malformed body.'],
+  [404, 'Not found, or not visible to the caller.'],
+  [413, 'The body is larger than the limit.'],
+]
+const AUTH_ERRORS: ReadonlyArray<[number, string]> = [
+  [401, 'No personal API key, or an invalid one.'],
+  [403, 'The key lacks the scope named in `detail`.'],
+]
+
+/**
+ * The OpenAPI 3.1 document of a route table, generated from the Effect
+ * schemas of its requests and responses: named schemas (those with an
+ * `identifier`) become `components.schemas`. A route added to the table is
+ * documented with no further step.
+ */
+export function openApiDocument(routes: ReadonlyArray<Route>, basePath: string, version = '0.1.0'): Json {
+  const schemas: Schema.Top[] = [ErrorBody]
+  const indexOf = new Map<Schema.Top, number>()
+  const add = (s: Schema.Top) => {
+    if (!indexOf.has(s)) {
+      indexOf.set(s, schemas.length)
+      schemas.push(s)
+    }
+  }
+  add(ErrorBody)
+  for (const r of routes) {
+    if (Schema.isSchema(r.body)) add(r.body)
+    if (r.documentedBody) add(r.documentedBody)
+    for (const s of Object.values(r.responses)) if (s) add(s)
+    for (const q of r.query ?? []) add(q.schema)
+  }
+
+  // The schemas describe the wire as it is (JSON in, JSON out): compiled as they are, not through a JSON codec.
+  const asts = schemas.map((s) => s.ast) as unknown as [SchemaAST.AST, ...SchemaAST.AST[]]
+  const multi = JsonSchema.toMultiDocumentOpenApi3_1(SchemaRepresentation.toJsonSchemaMultiDocument(SchemaRepresentation.toRepresentations(asts)))
+  const jsonOf = (s: Schema.Top) => multi.schemas[indexOf.get(s)!] as Json
+  const errorContent = { 'application/json': { schema: jsonOf(ErrorBody) } }
+
+  const paths: Record<string, Record<string, Json>> = {}
+  for (const r of routes) {
+    const template = basePath + r.path.replace(/:([A-Za-z_]+)/g, '{$1}')
+    const pathParams = [...r.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
+      name: m[1]!,
+      in: 'path',
+      required: true,
+      description: PATH_PARAMS[m[1]!] ?? '',
+      schema: { type: 'string' },
+    }))
+    const queryParams = (r.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, description: q.description, schema: jsonOf(q.schema) }))
+    const formats = r.formats ?? ['json']
+    if (formats.length > 1) {
+      queryParams.push({ name: 'format', in: 'query', required: false, description: `One of ${formats.join(', ')}.`, schema: { type: 'string', enum: formats } })
+    }
+    const keyed = r.access !== 'public'
+    const responses: Record<string, Json> = {}
+    for (const [status, s] of Object.entries(r.responses)) {
+      const content: Json = {}
+      if (s) content['application/json'] = { schema: jsonOf(s) }
+      if (s && formats.includes('csv')) content['text/csv'] = { schema: { type: 'string' } }
+      responses[status] = { description: s ? 'Success.' : 'Success, no body.', ...(s && { content }) }
+    }
+    for (const [status, description] of [...ERRORS, ...(keyed ? AUTH_ERRORS : []), ...Object.entries(r.errors ?? {})]) {
+      responses[String(status)] = { description, content: errorContent }
+    }
+    const requestBody = Schema.isSchema(r.body)
+      ? { required: r.method === 'POST', content: { 'application/json': { schema: jsonOf(r.body) } } }
+      : r.documentedBody
+        ? { required: false, content: { 'application/json': { schema: jsonOf(r.documentedBody) }, 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { data: { type: 'string', description: 'The payload, base64-encoded.' } } } } } }
+        : undefined
+    const operation: Json = {
+      operationId: `${r.method.toLowerCase()}_${r.path.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
+      summary: r.summary,
+      tags: [r.tag],
+      parameters: [...pathParams, ...queryParams],
+      ...(requestBody && { requestBody }),
+      responses,
+      security: r.access === 'public' ? [] : [{ PersonalAPIKey: r.access === 'authenticated' ? [] : [r.access.scope] }],
+    }
+    ;(paths[template] ??= {})[r.method.toLowerCase()] = operation
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Sightline',
+      version,
+      description: "Sightline's PostHog-compatible interface: plugins, insights and event definitions (management, personal API keys), and capture for PostHog SDKs (project tokens).",
+    },
+    paths,
+    components: {
+      schemas: multi.definitions,
+      securitySchemes: {
+        PersonalAPIKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A personal API key (`phx_...`); also accepted as `personal_api_key` in the query string or the JSON body. The operation lists the scope it needs; `*` grants all, `:write` grants `:read`.',
+        },
+      },
+    },
+  }
+}

@@ -1,0 +1,85 @@
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, ValidationError } from '@sightline/core'
+import { Schema, SchemaIssue } from 'effect'
+
+/** Options of `createHandler`. */
+export interface HandlerOptions {
+  /** The path the handler is mounted under, e.g. `/sightline`; requests outside it answer 404. Default `''`. */
+  readonly basePath?: string
+  /**
+   * Build absolute URLs (`next`, `previous`) from `X-Forwarded-Proto` and
+   * `X-Forwarded-Host`. Only behind a proxy that sets them. Default false.
+   */
+  readonly trustProxy?: boolean
+  /** Largest management API request body, in bytes. Default 1 MiB. */
+  readonly maxBodyBytes?: number
+  /** Largest capture body, in bytes, both as sent and once decompressed (a gzip bomb stops there). Default 20 MiB. */
+  readonly maxCaptureBodyBytes?: number
+  /** Page size of lists without `limit`. Default 100 (core's `DEFAULT_PAGE_SIZE`). */
+  readonly pageSize?: number
+  /** Largest `limit` accepted; larger ones answer 400. Default and most 1,000 (core's `MAX_PAGE_SIZE`). */
+  readonly maxPageSize?: number
+  /**
+   * Receives every error answered with a 500 (a `StorageError`, a bug); the
+   * client only gets a generic body. Default `console.error`.
+   */
+  readonly onError?: (error: unknown, request: Request) => void
+}
+
+const MiB = 1024 * 1024
+
+const Bytes = Schema.Int.pipe(Schema.check(Schema.isBetween({ minimum: 1, maximum: 1024 * MiB })))
+const PageSize = Schema.Int.pipe(Schema.check(Schema.isBetween({ minimum: 1, maximum: MAX_PAGE_SIZE })))
+
+const OptionsSchema = Schema.Struct({
+  basePath: Schema.optional(
+    Schema.String.pipe(
+      Schema.check(Schema.makeFilter((s: string) => s === '' || /^(\/[^/?#\s]+)+\/?$/.test(s) || 'a path such as "/sightline", or ""')),
+    ),
+  ),
+  trustProxy: Schema.optional(Schema.Boolean),
+  maxBodyBytes: Schema.optional(Bytes),
+  maxCaptureBodyBytes: Schema.optional(Bytes),
+  pageSize: Schema.optional(PageSize),
+  maxPageSize: Schema.optional(PageSize),
+  onError: Schema.optional(Schema.declare((u: unknown): u is (error: unknown, request: Request) => void => typeof u === 'function')),
+})
+
+export interface ResolvedOptions {
+  readonly basePath: string
+  readonly trustProxy: boolean
+  readonly maxBodyBytes: number
+  readonly maxCaptureBodyBytes: number
+  readonly pageSize: number
+  readonly maxPageSize: number
+  readonly onError: (error: unknown, request: Request) => void
+}
+
+const toStandard = SchemaIssue.makeFormatterStandardSchemaV1()
+
+/** Decodes, defaults and freezes the options once; throws core's `ValidationError` for bad ones. */
+export function resolveOptions(options: HandlerOptions = {}): ResolvedOptions {
+  const result = Schema.decodeUnknownExit(OptionsSchema, { errors: 'all' })(options)
+  if (result._tag === 'Failure') {
+    const reasons = (result.cause as { reasons?: ReadonlyArray<{ error?: unknown }> }).reasons ?? []
+    const error = reasons.map((r) => r.error).find(Schema.isSchemaError)
+    const issues = error
+      ? toStandard(error.issue).issues.map((i) => ({
+          path: (i.path ?? []).map((p) => (typeof p === 'object' && p !== null && 'key' in p ? p.key : p) as string | number),
+          message: i.message,
+        }))
+      : [{ path: [], message: 'invalid options' }]
+    throw new ValidationError(issues, { context: 'invalid http-adapter options' })
+  }
+  const o = result.value
+  const maxPageSize = o.maxPageSize ?? MAX_PAGE_SIZE
+  const pageSize = Math.min(o.pageSize ?? DEFAULT_PAGE_SIZE, maxPageSize)
+  return Object.freeze({
+    basePath: (o.basePath ?? '').replace(/\/$/, ''),
+    trustProxy: o.trustProxy ?? false,
+    maxBodyBytes: o.maxBodyBytes ?? MiB,
+    maxCaptureBodyBytes: o.maxCaptureBodyBytes ?? 20 * MiB,
+    pageSize,
+    maxPageSize,
+    onError: o.onError ?? ((error: unknown) => console.error('[sightline/http-adapter]', error)),
+  })
+}

@@ -1,0 +1,71 @@
+import { Schema } from 'effect'
+import type { Project as CoreProject } from '@sightline/core'
+import { DateTime, Uuid } from './common.js'
+import { PropertyFilter } from './property-filter.js'
+
+const known = new Map<string, boolean>()
+const isTimeZone = (name: string): boolean => {
+  let ok = known.get(name)
+  if (ok === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: name })
+      ok = name.length > 0
+    } catch {
+      ok = false
+    }
+    known.set(name, ok)
+  }
+  return ok
+}
+
+const Name = Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(200)))
+const TimeZone = Schema.String.pipe(
+  Schema.check(Schema.makeFilter((s: string) => isTimeZone(s) || `"${s}" is not a valid choice.`)),
+).annotate({ description: 'An IANA time-zone name.' })
+const WeekStartDay = Schema.Literals([0, 1]).annotate({ description: '0 = Sunday, 1 = Monday.' })
+
+/** A project (PostHog's team): the fields Sightline keeps. */
+export const Project = Schema.Struct({
+  id: Schema.Int,
+  uuid: Uuid,
+  organization: Uuid,
+  project_id: Schema.Int,
+  api_token: Schema.String.annotate({ description: 'The public token clients put in capture payloads.' }),
+  name: Schema.String,
+  timezone: Schema.String,
+  week_start_day: WeekStartDay,
+  test_account_filters: Schema.Array(PropertyFilter),
+  created_at: DateTime,
+  updated_at: DateTime,
+}).annotate({ identifier: 'Project' })
+
+/** POST body. `organization` defaults to the caller's first organization. */
+export const ProjectCreate = Schema.Struct({
+  name: Name,
+  organization: Schema.optionalKey(Uuid),
+  timezone: Schema.optionalKey(TimeZone),
+  week_start_day: Schema.optionalKey(WeekStartDay),
+  test_account_filters: Schema.optionalKey(Schema.Array(PropertyFilter)),
+}).annotate({ identifier: 'ProjectCreateRequest' })
+
+/** PATCH body: the writeable fields; read-only and unknown fields are ignored. */
+export const PatchedProject = Schema.Struct({
+  name: Schema.optionalKey(Name),
+  timezone: Schema.optionalKey(TimeZone),
+  week_start_day: Schema.optionalKey(WeekStartDay),
+  test_account_filters: Schema.optionalKey(Schema.Array(PropertyFilter)),
+}).annotate({ identifier: 'PatchedProjectRequest' })
+
+export const projectToWire = (p: CoreProject): typeof Project.Type => ({
+  id: p.id,
+  uuid: p.uuid,
+  organization: p.organizationId,
+  project_id: p.id,
+  api_token: p.apiToken,
+  name: p.name,
+  timezone: p.timezone,
+  week_start_day: p.weekStartDay,
+  test_account_filters: p.testAccountFilters,
+  created_at: p.createdAt,
+  updated_at: p.updatedAt,
+})

@@ -1,0 +1,110 @@
+// ajv: the most used JSON Schema validator, actively maintained, with a draft 2020-12 mode (the dialect of
+// OpenAPI 3.1) and ajv-formats for `date-time`, `uuid`, `uri` and `email`. Tests only: the adapter itself
+// validates with Effect Schema.
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormatsModule from 'ajv-formats'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { BASE, json, type World, world } from './fixture.js'
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void
+
+interface Doc {
+  openapi: string
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }>; security: unknown[] }>>
+  components: { schemas: Record<string, object> }
+}
+
+let w: World
+let doc: Doc
+const ajv = new Ajv2020({ strict: false, allErrors: true })
+addFormats(ajv)
+const exercised = new Set<string>()
+
+beforeAll(async () => {
+  w = await world({ basePath: '/sl' })
+  await w.sightline.capture(w.project.id, [{ event: 'signed_up', distinctId: 'u' }, { event: 'logout', distinctId: 'u' }])
+  const r = await w.call('GET', '/api/schema/', { key: null })
+  expect(r.status).toBe(200)
+  doc = (await json(r)) as Doc
+})
+afterAll(() => w.close())
+
+const templateOf = (path: string): string | undefined => {
+  const bare = path.split('?')[0]!.replace(/\/?$/, '/')
+  return Object.keys(doc.paths).find((t) => new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(bare))
+}
+
+/** Sends a request and validates its answer against the document's schema for that operation and status. */
+async function check(method: string, path: string, init: Parameters<World['call']>[2] = {}) {
+  const response = await w.call(method, path, init)
+  const template = templateOf(`/sl${path}`)
+  expect(template, `${method} ${path} is documented`).toBeDefined()
+  const operation = doc.paths[template!]![method.toLowerCase()]
+  expect(operation, `${method} ${template} is documented`).toBeDefined()
+  const documented = operation!.responses[String(response.status)]
+  expect(documented, `${method} ${path} answered ${response.status}, which is not documented`).toBeDefined()
+  const schema = documented!.content?.['application/json']?.schema
+  const text = await response.text()
+  if (!schema) {
+    expect(text).toBe('')
+  } else {
+    const validate = ajv.compile({ ...schema, components: doc.components })
+    const body = JSON.parse(text)
+    expect(validate(body) ? [] : validate.errors, `${method} ${path} → ${response.status}: ${text.slice(0, 300)}`).toEqual([])
+  }
+  if (response.status < 300) exercised.add(`${method} ${template}`)
+  return { status: response.status, body: text ? JSON.parse(text) : undefined }
+}
+
+describe('the OpenAPI document', () => {
+  test('is OpenAPI 3.1 and its component schemas compile', () => {
+    expect(doc.openapi).toBe('3.1.0')
+    for (const [name, schema] of Object.entries(doc.components.schemas)) {
+      expect(() => ajv.compile({ ...schema, components: doc.components }), name).not.toThrow()
+    }
+    expect(ajv.compile({ $ref: '#/components/schemas/Project', components: doc.components })({ id: 1 })).toBe(false)
+    expect(doc.paths['/sl/api/projects/{project_id}/event_definitions/{id}/']?.patch?.security).toEqual([{ PersonalAPIKey: ['event_definition:write'] }])
+  })
+
+  test('real answers of every operation match it, successes and errors', async () => {
+    const p = w.project.id
+    await check('GET', '/api/projects/?limit=1')
+    const created = await check('POST', '/api/projects/', { body: { name: 'Docs', timezone: 'Asia/Tokyo' } })
+    expect(created.status).toBe(201)
+    await check('GET', `/api/projects/${p}/`)
+    await check('PATCH', `/api/projects/${p}/`, { body: { week_start_day: 1, test_account_filters: [{ key: 'email', value: 'x', operator: 'icontains', type: 'person' }] } })
+    await check('GET', '/api/organizations/')
+    await check('GET', `/api/organizations/${w.org.id}/`)
+    await check('GET', '/api/users/@me/')
+    const list = await check('GET', `/api/projects/${p}/event_definitions/?limit=1`)
+    const id = list.body.results[0].id
+    await check('GET', `/api/projects/${p}/event_definitions/${id}/`)
+    await check('PATCH', `/api/projects/${p}/event_definitions/${id}/`, { body: { tags: ['a'], post_to_slack: true } })
+    expect((await check('DELETE', `/api/projects/${p}/event_definitions/${id}/`)).status).toBe(204)
+    for (const path of ['/batch/', '/capture/', '/e/', '/i/v0/e/', '/track/', '/engage/']) {
+      const payload = JSON.stringify({ api_key: w.project.apiToken, batch: [{ event: 'doc', distinct_id: 'u' }] })
+      await check('POST', path, { key: null, body: payload })
+      await check('GET', `${path}?data=${encodeURIComponent(Buffer.from(payload).toString('base64'))}`, { key: null })
+    }
+    await check('GET', '/api/schema/', { key: null })
+
+    // Errors, each documented for its operation.
+    expect((await check('GET', '/api/projects/', { key: null })).status).toBe(401)
+    expect((await check('GET', '/api/projects/', { key: 'phx_not_a_real_key_at_all_000' })).status).toBe(401)
+    expect((await check('GET', '/api/organizations/', { key: await w.keyWith('project:read') })).status).toBe(403)
+    expect((await check('GET', `/api/projects/${w.otherProject.id}/`)).status).toBe(404)
+    expect((await check('GET', `/api/projects/${p}/event_definitions/?limit=0`)).status).toBe(400)
+    expect((await check('PATCH', `/api/projects/${p}/`, { body: { name: '' } })).status).toBe(400)
+    expect((await check('POST', '/batch/', { key: null, body: { batch: [{ event: 'e', distinct_id: 'u' }] } })).status).toBe(401)
+    expect((await check('POST', '/e/', { key: null, body: '{' })).status).toBe(400)
+
+    const documented = Object.entries(doc.paths).flatMap(([template, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${template}`))
+    expect(documented.filter((op) => !exercised.has(op))).toEqual([])
+  })
+
+  test('is served under the base path, without credentials', async () => {
+    const r = await w.handler(new Request(`${BASE}/sl/api/schema`))
+    expect(r.status).toBe(200)
+    expect(Object.keys((await json(r)).paths).every((p: string) => p.startsWith('/sl/'))).toBe(true)
+  })
+})

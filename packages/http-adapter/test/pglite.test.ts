@@ -1,0 +1,47 @@
+import { PGlite } from '@electric-sql/pglite'
+import { postgresStorage } from '@sightline/storage-postgres'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { json, type World, world } from './fixture.js'
+import { assertNever500 } from './never-500.js'
+
+let w: World
+let pglite: PGlite
+beforeAll(async () => {
+  pglite = await PGlite.create()
+  w = await world({ storage: postgresStorage({ pglite }), maxCaptureBodyBytes: 256 * 1024 })
+}, 60_000)
+afterAll(async () => {
+  await w.close()
+  await pglite.close()
+})
+
+test('smoke on Postgres (PGlite): capture, list, patch, delete', async () => {
+  const captured = await w.call('POST', '/batch/', { key: null, body: { api_key: w.project.apiToken, batch: [{ event: 'signed_up', distinct_id: 7 }, { event: 'paid', distinct_id: 'u' }] } })
+  expect(await json(captured)).toEqual({ status: 1 })
+  const list = await json(await w.call('GET', `/api/projects/${w.project.id}/event_definitions/?limit=1`))
+  expect(list).toMatchObject({ count: 2, previous: null })
+  expect(list.next).toContain('offset=1')
+  const id = list.results[0].id
+  const patched = await w.call('PATCH', `/api/projects/${w.project.id}/event_definitions/${id}/`, { body: { tags: ['x'], description: 'd' } })
+  expect((await json(patched)).tags).toEqual(['x'])
+  const nul = await w.call('PATCH', `/api/projects/${w.project.id}/event_definitions/${id}/`, { body: { tags: ['a\u0000'] } })
+  expect(nul.status).toBe(400)
+  expect((await w.call('DELETE', `/api/projects/${w.project.id}/event_definitions/${id}/`)).status).toBe(204)
+  expect((await w.call('GET', `/api/projects/${w.project.id}/`)).status).toBe(200)
+  expect((await w.call('GET', `/api/projects/${w.otherProject.id}/`)).status).toBe(404)
+})
+
+test('text Postgres cannot store, in capture payloads, is never a 500', async () => {
+  for (const event of [
+    { event: 'nul\u0000name', distinct_id: 'u\u0000', properties: { 'k\u0000': 'v\u0000', nested: { a: ['\u0000', '\ud800'] }, '\udc00': 1 } },
+    { event: '\ud800', distinct_id: '\u0000' },
+    { event: 'e', distinct_id: 'u', properties: { $set: { 'x\u0000': '\u0000' } }, $set_once: { y: '\ud83d' } },
+  ]) {
+    const r = await w.call('POST', '/batch/', { key: null, body: JSON.stringify({ api_key: w.project.apiToken, batch: [event] }) })
+    expect(r.status, await r.clone().text()).toBeLessThan(500)
+  }
+})
+
+test('no request makes a 5xx or hangs (Postgres rejects more than DuckDB: NUL, bad surrogates)', async () => {
+  await assertNever500(w, 200)
+}, 120_000)
