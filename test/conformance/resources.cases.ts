@@ -107,5 +107,40 @@ export function resourceCases(target: ConformanceTarget): void {
       const error = await createSightline({ storage: target.unreachable() }).catch((x) => x)
       expect(error).toBeInstanceOf(StorageError)
     })
+
+    conformanceCase(target, 'text no database can store is refused in management input, naming the field', async () => {
+      const e = await openEngine(target)
+      try {
+        const nul = await e.sightline.projects.create({ organizationId: e.organizationId, name: 'a\u0000b' }).catch((x) => x)
+        expect(nul).toBeInstanceOf(ValidationError)
+        expect(nul.attr).toBe('name')
+        const surrogate = await e.sightline.projects
+          .create({ organizationId: e.organizationId, name: 'ok', testAccountFilters: [{ key: 'email', value: '\ud800', type: 'person' }] })
+          .catch((x) => x)
+        expect(surrogate).toBeInstanceOf(ValidationError)
+        expect(surrogate.issues[0].path).toEqual(['testAccountFilters', 0, 'value'])
+        expect(await count(e.db, 'projects')).toBe(1)
+        expect(await e.sightline.groups.get(e.projectId, 1.5, 'x')).toBeNull()
+        expect(await e.sightline.groups.get(e.projectId, 9, 'x')).toBeNull()
+      } finally {
+        await e.close()
+      }
+    })
+
+    conformanceCase(target, 'a key records its use at most once an hour', async () => {
+      let now = NOW
+      const e = await openEngine(target, () => now)
+      try {
+        const user = await e.sightline.users.create({ email: 'h@acme.io', firstName: 'H' })
+        const { key } = await e.sightline.personalApiKeys.create({ userId: user.id, label: 'k' })
+        expect((await e.sightline.personalApiKeys.authenticate(key))?.apiKey.lastUsedAt).toBe('2026-03-01T12:00:00.000000Z')
+        now = new Date(NOW.getTime() + 59 * 60_000)
+        expect((await e.sightline.personalApiKeys.authenticate(key))?.apiKey.lastUsedAt).toBe('2026-03-01T12:00:00.000000Z')
+        now = new Date(NOW.getTime() + 61 * 60_000)
+        expect((await e.sightline.personalApiKeys.authenticate(key))?.apiKey.lastUsedAt).toBe('2026-03-01T13:01:00.000000Z')
+      } finally {
+        await e.close()
+      }
+    })
   })
 }

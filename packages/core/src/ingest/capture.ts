@@ -25,7 +25,8 @@ const isObject = (v: unknown): v is Properties => typeof v === 'object' && v !==
  */
 export async function capture(ctx: EngineContext, projectId: number, input: unknown): Promise<CaptureResult> {
   ctx.assertOpen()
-  const batch = Array.isArray(input) && input.every(isPlainCaptureInput) ? (input as CaptureInput[]) : decodeOrThrow(CaptureBatch, input, 'invalid capture batch')
+  // Capture replaces unstorable text with U+FFFD as PostHog does (prepareEvents), instead of refusing it.
+  const batch = Array.isArray(input) && input.every(isPlainCaptureInput) ? (input as CaptureInput[]) : decodeOrThrow(CaptureBatch, input, 'invalid capture batch', [], { allowUnstorableText: true })
   const now = dateToMicros(ctx.clock())
   const prepared = prepareEvents(batch, now)
   await requireProject(ctx, projectId)

@@ -13,6 +13,7 @@ export const API_SCOPES = [
   'cohort:read', 'cohort:write',
   'query:read',
   'person:read', 'person:write',
+  'user:read', 'user:write',
   'dashboard:read', 'dashboard:write',
 ] as const
 export const ApiScope = Schema.Literals(API_SCOPES)

@@ -11,6 +11,7 @@ import { requireProject } from './require-project.js'
 export function groupsService(ctx: EngineContext) {
   const get = async (projectId: number, groupTypeIndex: number, groupKey: string): Promise<Group | null> => {
     ctx.assertOpen()
+    if (!Number.isInteger(groupTypeIndex) || groupTypeIndex < 0 || groupTypeIndex > 4) return null
     const row = await runStorage('get group', () =>
       ctx.db
         .selectFrom('groups as g')
@@ -32,7 +33,7 @@ export function groupsService(ctx: EngineContext) {
     /** Creates or updates a group (its properties are `$set`), registering its type if new. */
     async upsert(projectId: number, input: UpsertGroupInput): Promise<Group> {
       ctx.assertOpen()
-      const g = sanitizeJson(decodeOrThrow(UpsertGroupInput, input, 'invalid group'))
+      const g = sanitizeJson(decodeOrThrow(UpsertGroupInput, input, 'invalid group', [], { allowUnstorableText: true }))
       await requireProject(ctx, projectId)
       const index = await ctx.writeLock.run(() =>
         runStorage('upsert group', () =>

@@ -6,7 +6,7 @@ import { ConflictError, NotFoundError } from '../errors.js'
 import { CreatePersonalApiKeyInput, PersonalApiKey } from '../model/personal-api-key.js'
 import type { User } from '../model/user.js'
 import type { PersonalApiKeysTable } from '../storage.js'
-import { nowIso } from '../time/timestamp.js'
+import { dateToMicros, formatTimestamp, nowIso, parseTimestamp } from '../time/timestamp.js'
 import { decodeOrThrow } from '../util/decode.js'
 import { uuidv7 } from '../util/uuid.js'
 import { userFromRow } from './users.js'
@@ -73,8 +73,15 @@ export function personalApiKeysService(ctx: EngineContext) {
       )
       // The lookup is by hash; comparing again in constant time costs nothing and rules out collation surprises.
       if (!row || !timingSafeEqual(Buffer.from(row.secure_value), Buffer.from(hash))) return null
-      const now = nowIso(ctx.clock)
-      await runStorage('record key use', () => ctx.db.updateTable('personal_api_keys').set({ last_used_at: now }).where('id', '=', row.id).execute())
+      // Recorded at most once an hour, as PostHog: otherwise every API request would cost a write.
+      const nowMicros = dateToMicros(ctx.clock())
+      const lastUsed = row.last_used_at === null ? null : parseTimestamp(row.last_used_at)
+      let now = row.last_used_at
+      if (lastUsed === null || nowMicros - lastUsed >= 3_600_000_000) {
+        now = formatTimestamp(nowMicros)
+        const at = now
+        await runStorage('record key use', () => ctx.db.updateTable('personal_api_keys').set({ last_used_at: at }).where('id', '=', row.id).execute())
+      }
       const userRow = await runStorage('get user', () => ctx.db.selectFrom('users').selectAll().where('id', '=', row.user_id).executeTakeFirst())
       if (!userRow) return null
       return { user: userFromRow(userRow), apiKey: fromRow({ ...row, last_used_at: now }) }

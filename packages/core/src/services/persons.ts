@@ -51,7 +51,7 @@ export function personsService(ctx: EngineContext) {
      */
     async upsert(projectId: number, input: UpsertPersonInput): Promise<Person> {
       ctx.assertOpen()
-      const decoded = decodeOrThrow(UpsertPersonInput, input, 'invalid person')
+      const decoded = decodeOrThrow(UpsertPersonInput, input, 'invalid person', [], { allowUnstorableText: true })
       const p = { ...decoded, distinctIds: decoded.distinctIds.map(sanitizeText) as [string, ...string[]], properties: sanitizeJson(decoded.properties) }
       const createdAt = p.createdAt === undefined ? undefined : parseTimestamp(p.createdAt)
       if (createdAt === null) throw new ValidationError([{ path: ['createdAt'], message: `not an ISO 8601 date-time: ${JSON.stringify(p.createdAt)}` }])
