@@ -14,7 +14,7 @@ export const NO_UPDATES: PersonPropertyUpdates = { set: {}, setOnce: {}, unset: 
  * (unless the event `$set`s the key itself) and the first one as
  * `$set_once` `$initial_<key>` (persons/person-property-utils.ts).
  */
-const EVENT_TO_PERSON_PROPERTIES = new Set([
+const EVENT_TO_PERSON_PROPERTY_LIST = [
   '$app_build', '$app_name', '$app_namespace', '$app_version',
   '$browser', '$browser_version', '$device_type', '$current_url', '$pathname',
   '$os', '$os_name', '$os_version', '$referring_domain', '$referrer',
@@ -22,7 +22,11 @@ const EVENT_TO_PERSON_PROPERTIES = new Set([
   'utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_name', 'utm_term',
   'gclid', 'gad_source', 'gclsrc', 'dclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'twclid',
   'li_fat_id', 'mc_cid', 'igshid', 'ttclid', 'rdt_cid', 'irclid', '_kx', 'epik', 'qclid', 'sccid',
-])
+]
+/** Each copied key with its `$initial_` key (`$os_name` shares `$initial_os`), computed once. */
+const EVENT_TO_PERSON_PROPERTIES = new Map(
+  EVENT_TO_PERSON_PROPERTY_LIST.map((key) => [key, `$initial_${(key === '$os_name' ? '$os' : key).replace('$', '')}`]),
+)
 const NO_AUTOMATIC_PROPERTIES = new Set(['$snapshot', '$performance_event'])
 
 /**
@@ -55,12 +59,12 @@ export function personPropertyUpdates(event: string, properties: Properties): Pe
       : []
   if (!NO_AUTOMATIC_PROPERTIES.has(event)) {
     const isServer = properties.$is_server === true
-    for (const key of Object.keys(properties)) {
-      if (!EVENT_TO_PERSON_PROPERTIES.has(key)) continue
+    for (const key in properties) {
+      const initial = EVENT_TO_PERSON_PROPERTIES.get(key)
+      if (initial === undefined) continue
       if (isServer && (key === '$os' || key === '$os_version')) continue
       const value = properties[key]
       if (!(key in set)) set[key] = value
-      const initial = `$initial_${(key === '$os_name' ? '$os' : key).replace('$', '')}`
       if (value !== null && value !== undefined && !(initial in setOnce)) setOnce[initial] = value
     }
   }

@@ -42,12 +42,22 @@ export function parseTimestamp(text: string): EpochMicros | null {
   return (ms - offsetMinutes * 60_000) * 1000 + micros
 }
 
+const DAY_MICROS = 86_400_000_000
+let cachedDay = Number.NaN
+let cachedPrefix = ''
+const pad = (n: number, width: number) => String(n).padStart(width, '0')
+
 /** `2026-01-01T10:00:00.123456Z`: the one textual form Sightline emits. */
 export function formatTimestamp(micros: EpochMicros): string {
-  const ms = Math.floor(micros / 1000)
-  const rest = micros - ms * 1000
-  const iso = new Date(ms).toISOString() // 2026-01-01T10:00:00.123Z
-  return `${iso.slice(0, 23)}${String(rest).padStart(3, '0')}Z`
+  // Events of a batch mostly share a day: its `YYYY-MM-DDT` prefix is computed once.
+  const day = Math.floor(micros / DAY_MICROS)
+  if (day !== cachedDay) {
+    cachedDay = day
+    cachedPrefix = new Date(day * 86_400_000).toISOString().slice(0, 11)
+  }
+  const inDay = micros - day * DAY_MICROS
+  const seconds = Math.floor(inDay / 1_000_000)
+  return `${cachedPrefix}${pad(Math.floor(seconds / 3600), 2)}:${pad(Math.floor(seconds / 60) % 60, 2)}:${pad(seconds % 60, 2)}.${pad(inDay - seconds * 1_000_000, 6)}Z`
 }
 
 export const dateToMicros = (date: Date): EpochMicros => date.getTime() * 1000
