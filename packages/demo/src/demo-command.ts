@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { createSightline } from '@sightline/core'
 import { duckdbStorage } from '@sightline/storage-duckdb'
@@ -60,7 +60,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<void> {
     out.write(
       [
         '',
-        `Stored in ${seconds.toFixed(1)} s (${fmt(Math.round(done / seconds))} events/s), ${(statSync(path).size / 1e6).toFixed(1)} MB on disk:`,
+        `Stored in ${seconds.toFixed(1)} s (${fmt(Math.round(done / seconds))} events/s), ${(diskBytes(path) / 1e6).toFixed(1)} MB on disk:`,
         `  events          ${fmt(stats.events)}  (${stats.firstEventAt?.slice(0, 10)} .. ${stats.lastEventAt?.slice(0, 10)})`,
         `  persons         ${fmt(stats.persons)}  (${fmt(stats.identifiedPersons)} identified, ${fmt(stats.distinctIds)} distinct ids)`,
         `  groups          ${fmt(stats.groups)}`,
@@ -85,6 +85,11 @@ export async function runDemo(options: DemoOptions = {}): Promise<void> {
   } finally {
     await sightline.close()
   }
+}
+
+/** The file and its write-ahead log: before a checkpoint, the data is in the log. */
+function diskBytes(path: string): number {
+  return [path, `${path}.wal`].reduce((sum, p) => sum + (existsSync(p) ? statSync(p).size : 0), 0)
 }
 
 function startOfUtcDay(d: Date): Date {
