@@ -4,7 +4,7 @@ import { createSightline } from '@sightline/core'
 import { duckdbStorage } from '@sightline/storage-duckdb'
 import { createProgressBar } from './progress-bar.js'
 import { generateSampleData } from './sample-data.js'
-import { curlExamples, startServer } from './serve.js'
+import { serveUntilSignal } from './serve.js'
 
 export interface DemoOptions {
   /** DuckDB file to (re)create. Default `.sightline/demo.duckdb` under the working directory. */
@@ -73,15 +73,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<void> {
         '',
       ].join('\n'),
     )
-    if (options.serve ?? true) {
-      const server = await startServer(sightline, { port: options.port ?? 8000 })
-      out.write([`The API is serving ${server.url} (Ctrl-C stops it). Try:`, '', ...curlExamples(server.url, key, project.id), ''].join('\n'))
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve)
-        process.once('SIGTERM', resolve)
-      })
-      await server.close()
-    }
+    if (options.serve ?? true) await serveUntilSignal(sightline, { port: options.port, out, key, projectId: project.id })
   } finally {
     await sightline.close()
   }

@@ -1,5 +1,5 @@
 import { createSightline, type Sightline } from '@sightline/core'
-import { curlExamples, startServer } from './serve.js'
+import { serveUntilSignal } from './serve.js'
 import { parseStorageSpec } from './storage-spec.js'
 
 export interface ServeCommandOptions {
@@ -23,14 +23,7 @@ export async function runServe(options: ServeCommandOptions = {}): Promise<void>
   const sightline = await createSightline({ storage: parseStorageSpec(options.storage ?? 'duckdb:.sightline/sightline.duckdb') })
   try {
     const boot = options.apiKey ? await bootstrap(sightline, options.apiKey) : undefined
-    const server = await startServer(sightline, { port: options.port, host: options.host })
-    out.write(`Sightline is serving ${server.url} (Ctrl-C stops it)\n`)
-    if (boot) out.write(['', ...curlExamples(server.url, options.apiKey!, boot.projectId), ''].join('\n'))
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve)
-      process.once('SIGTERM', resolve)
-    })
-    await server.close()
+    await serveUntilSignal(sightline, { port: options.port, host: options.host, out, key: options.apiKey, projectId: boot?.projectId })
   } finally {
     await sightline.close()
   }

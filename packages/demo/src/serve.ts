@@ -38,3 +38,23 @@ export function curlExamples(url: string, key: string, projectId: number): strin
     `curl -s -X POST ${auth} -H "Content-Type: application/json" -d '{"name":"Signups","filters":{"insight":"TRENDS","events":[{"id":"signup"}]}}' ${url}/api/projects/${projectId}/insights/`,
   ]
 }
+
+/**
+ * Serves until SIGINT or SIGTERM, telling `out` where, and with a key and a
+ * project, how to try it; then stops accepting requests (the caller closes the engine).
+ */
+export async function serveUntilSignal(
+  sightline: Sightline,
+  options: { port?: number; host?: string; out: NodeJS.WritableStream; key?: string; projectId?: number },
+): Promise<void> {
+  const server = await startServer(sightline, { port: options.port, host: options.host })
+  options.out.write(`Sightline is serving ${server.url} (Ctrl-C stops it)\n`)
+  if (options.key !== undefined && options.projectId !== undefined) {
+    options.out.write(['Try:', '', ...curlExamples(server.url, options.key, options.projectId), ''].join('\n'))
+  }
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve)
+    process.once('SIGTERM', resolve)
+  })
+  await server.close()
+}
