@@ -104,7 +104,7 @@ export function eventDefinitionEditCases(target: ConformanceTarget): void {
         expect((await e.sightline.eventDefinitions.list(e.projectId)).count).toBe(3)
         await e.sightline.capture(e.projectId, [{ event: 'a', distinctId: 'u' }])
         expect((await e.sightline.eventDefinitions.list(e.projectId)).count).toBe(4)
-        expect((await e.sightline.activity.list({ projectId: e.projectId })).results.map((x) => x.activity)).toEqual(['deleted', 'updated'])
+        expect((await e.sightline.activity.list({ projectId: e.projectId, scope: 'EventDefinition' })).results.map((x) => x.activity)).toEqual(['deleted', 'updated'])
       } finally {
         await e.close()
       }

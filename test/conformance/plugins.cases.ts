@@ -184,7 +184,7 @@ export function pluginCases(target: ConformanceTarget): void {
         // A patch that changes nothing writes nothing.
         now = at(90)
         expect(await e.sightline.plugins.update(e.org, hello.id, { name: 'Hello 2', metrics: { n: 1 } })).toEqual(updated)
-        expect(await count(e.db, 'activity_log')).toBe(3)
+        expect(await count(e.db, 'activity_log', "scope in ('Plugin', 'PluginConfig')")).toBe(3)
 
         // A global plugin is made local before it is uninstalled, as PostHog.
         const refused = await e.sightline.plugins.delete(e.org, hello.id).catch((x: unknown) => x)
@@ -231,7 +231,7 @@ export function pluginCases(target: ConformanceTarget): void {
         const config = await e.sightline.pluginConfigs.create(e.projectId, { pluginId: mine.id, enabled: true })
         const snapshot = () => e.db.raw(`select name, tag, latest_tag, latest_tag_checked_at, is_global, ${e.db.epochMicros('updated_at')} as updated from plugins`)
         const before = await snapshot()
-        const activityBefore = await count(e.db, 'activity_log')
+        const activityBefore = await count(e.db, 'activity_log', "scope in ('Plugin', 'PluginConfig')")
         expect(activityBefore).toBe(3)
 
         const plugins = e.sightline.plugins
@@ -278,7 +278,7 @@ export function pluginCases(target: ConformanceTarget): void {
         expect(await count(e.db, 'plugins')).toBe(1)
         expect(await count(e.db, 'plugin_source_files')).toBe(1)
         expect(await count(e.db, 'plugin_configs')).toBe(1)
-        expect(await count(e.db, 'activity_log')).toBe(activityBefore)
+        expect(await count(e.db, 'activity_log', "scope in ('Plugin', 'PluginConfig')")).toBe(activityBefore)
         // The other organization may install the same repository plugin: installs are per organization.
         const theirs = await plugins.create(e.otherOrg, { pluginType: 'repository', name: 'GeoIP' })
         expect(theirs).toMatchObject({ organizationId: e.otherOrg, organizationName: 'Globex', url: mine.url })
@@ -332,7 +332,7 @@ export function pluginCases(target: ConformanceTarget): void {
         expect(await count(e.db, 'plugins')).toBe(1)
         expect(await count(e.db, 'plugin_source_files')).toBe(0)
         expect(await count(e.db, 'plugin_configs')).toBe(1)
-        expect(await count(e.db, 'activity_log')).toBe(2)
+        expect(await count(e.db, 'activity_log', "scope in ('Plugin', 'PluginConfig')")).toBe(2)
         expect(await plugins.get(e.org, p.id)).toEqual(p)
         expect(await configs.get(e.projectId, config.id)).toEqual(config)
       } finally {
@@ -390,7 +390,7 @@ export function pluginCases(target: ConformanceTarget): void {
           { latest_tag: null, checked: NOW_MICROS + 10 * MINUTE },
           { latest_tag: null, checked: NOW_MICROS + 10 * MINUTE },
         ])
-        expect(await count(e.db, 'activity_log')).toBe(5) // the installs only: checking is not an edit
+        expect(await count(e.db, 'activity_log', "scope in ('Plugin', 'PluginConfig')")).toBe(5) // the installs only: checking is not an edit
 
         const upgraded = await e.sightline.plugins.upgrade(e.org, geo.id, { userId: ada.id })
         expect(upgraded).toEqual({ ...geo, tag: 'v2.0.0', latestTag: 'v2.0.0', updatedAt: iso(10) })
@@ -403,7 +403,7 @@ export function pluginCases(target: ConformanceTarget): void {
         expect(await e.sightline.plugins.upgrade(e.org, geo.id)).toEqual(upgraded)
         expect(await e.sightline.plugins.upgrade(e.org, coded.id)).toEqual(await e.sightline.plugins.get(e.org, coded.id))
         expect(await e.sightline.plugins.upgrade(e.org, unknown.id)).toMatchObject({ tag: 'v1', latestTag: null })
-        expect(await count(e.db, 'activity_log')).toBe(6)
+        expect(await count(e.db, 'activity_log', "scope in ('Plugin', 'PluginConfig')")).toBe(6)
 
         // PostHog shows a check that found the installed tag for 30 minutes, a newer tag until upgraded.
         now = at(39)
@@ -467,12 +467,12 @@ export function pluginCases(target: ConformanceTarget): void {
             { type: 'Plugin', action: 'created', field: 'frontend.tsx', after: frontend },
           ],
         })
-        const entries = await count(e.db, 'activity_log')
+        const entries = await count(e.db, 'activity_log', "scope in ('Plugin', 'PluginConfig')")
 
         // The same content again changes nothing: no entry, no new updated_at.
         now = at(3)
         expect(await e.sightline.plugins.updateSource(e.org, hello.id, { 'frontend.tsx': frontend, 'index.ts': null })).toEqual(after)
-        expect(await count(e.db, 'activity_log')).toBe(entries)
+        expect(await count(e.db, 'activity_log', "scope in ('Plugin', 'PluginConfig')")).toBe(entries)
         expect((await e.sightline.plugins.get(e.org, hello.id)).updatedAt).toBe(iso(2))
 
         // As PostHog, the plugin follows its plugin.json on every source update, whichever file changed.

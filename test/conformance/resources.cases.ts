@@ -48,6 +48,19 @@ export function resourceCases(target: ConformanceTarget): void {
         const updated = await e.sightline.projects.update(project.id, { timezone: 'UTC', weekStartDay: 0 })
         expect(updated).toMatchObject({ timezone: 'UTC', weekStartDay: 0, name: 'Mobile' })
         expect((await e.sightline.projects.list({ organizationId: e.organizationId })).map((p) => p.id)).toEqual([e.projectId, project.id])
+        const reset = await e.sightline.projects.resetApiToken(project.id)
+        expect(reset.apiToken).not.toBe(project.apiToken)
+        expect(await e.sightline.projects.getByApiToken(project.apiToken)).toBeNull()
+        const log = await e.sightline.activity.list({ projectId: project.id, scope: 'Project' })
+        expect(log.results.map((x) => x.activity)).toEqual(['api_token_reset', 'updated', 'created'])
+        expect(log.results[1]!.detail.changes).toEqual([
+          { type: 'Project', action: 'changed', field: 'timezone', before: 'America/New_York', after: 'UTC' },
+          { type: 'Project', action: 'changed', field: 'weekStartDay', before: 1, after: 0 },
+        ])
+        expect(JSON.stringify(log.results[0]!.detail)).not.toContain(reset.apiToken)
+        expect((await e.sightline.activity.list({ organizationId: e.organizationId, scope: 'Organization' })).results).toEqual([
+          expect.objectContaining({ activity: 'created', itemId: e.organizationId, detail: { name: 'Acme', changes: [] } }),
+        ])
       } finally {
         await e.close()
       }

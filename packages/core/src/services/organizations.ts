@@ -6,18 +6,25 @@ import { CreateOrganizationInput, Organization } from '../model/organization.js'
 import { nowIso } from '../time/timestamp.js'
 import { decodeOrThrow } from '../util/decode.js'
 import { isUuid } from '../util/uuid.js'
+import type { Actor } from '../model/actor.js'
+import { recordActivity } from './activity-log.js'
 
 const fromRow = (row: { id: string; name: string; created_at: string }): Organization =>
   decodeOrThrow(Organization, { id: row.id, name: row.name, createdAt: row.created_at }, 'stored organization')
 
 export function organizationsService(ctx: EngineContext) {
   return {
-    /** Creates an organization. */
-    async create(input: CreateOrganizationInput): Promise<Organization> {
+    /** Creates an organization; logged as activity. */
+    async create(input: CreateOrganizationInput, actor?: Actor): Promise<Organization> {
       ctx.assertOpen()
       const { name } = decodeOrThrow(CreateOrganizationInput, input, 'invalid organization')
       const row = { id: randomUUID(), name, created_at: nowIso(ctx.clock) }
-      await runStorage('create organization', () => ctx.db.insertInto('organizations').values(row).execute())
+      await runStorage('create organization', () =>
+        ctx.db.transaction().execute(async (trx) => {
+          await trx.insertInto('organizations').values(row).execute()
+          await recordActivity(trx, ctx.clock, { organizationId: row.id, projectId: null, actor, scope: 'Organization', itemId: row.id, activity: 'created', name })
+        }),
+      )
       return fromRow(row)
     },
 

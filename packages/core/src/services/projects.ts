@@ -4,9 +4,11 @@ import { runStorage } from '../db/run.js'
 import { NotFoundError } from '../errors.js'
 import { CreateProjectInput, Project, UpdateProjectInput } from '../model/project.js'
 import type { ProjectsTable } from '../storage.js'
-import type { Selectable } from 'kysely'
+import type { Selectable, Updateable } from 'kysely'
 import { nowIso } from '../time/timestamp.js'
 import { decodeOrThrow } from '../util/decode.js'
+import type { Actor } from '../model/actor.js'
+import { diffFields, recordActivity } from './activity-log.js'
 import { isUuid } from '../util/uuid.js'
 
 const fromRow = (row: Selectable<ProjectsTable>): Project =>
@@ -40,33 +42,44 @@ export function projectsService(ctx: EngineContext) {
   }
 
   return {
-    /** Creates a project in an existing organization, with a new capture token. */
-    async create(input: CreateProjectInput): Promise<Project> {
+    /** Creates a project in an existing organization, with a new capture token; logged as activity. */
+    async create(input: CreateProjectInput, actor?: Actor): Promise<Project> {
       ctx.assertOpen()
       const p = decodeOrThrow(CreateProjectInput, input, 'invalid project')
-      const org = await runStorage('find organization', () =>
-        ctx.db.selectFrom('organizations').select('id').where('id', '=', p.organizationId).executeTakeFirst(),
-      )
-      if (!org) throw new NotFoundError('organization', p.organizationId)
       const now = nowIso(ctx.clock)
-      const row = await runStorage('create project', () =>
-        ctx.db
-          .insertInto('projects')
-          .values({
-            uuid: randomUUID(),
-            organization_id: p.organizationId,
-            name: p.name,
-            api_token: newApiToken(),
-            timezone: p.timezone ?? 'UTC',
-            week_start_day: p.weekStartDay ?? 0,
-            test_account_filters: JSON.stringify(p.testAccountFilters ?? []),
-            created_at: now,
-            updated_at: now,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow(),
+      return ctx.writeLock.run(() =>
+        runStorage('create project', () =>
+          ctx.db.transaction().execute(async (trx) => {
+            const org = await trx.selectFrom('organizations').select('id').where('id', '=', p.organizationId).executeTakeFirst()
+            if (!org) throw new NotFoundError('organization', p.organizationId)
+            const row = await trx
+              .insertInto('projects')
+              .values({
+                uuid: randomUUID(),
+                organization_id: p.organizationId,
+                name: p.name,
+                api_token: newApiToken(),
+                timezone: p.timezone ?? 'UTC',
+                week_start_day: p.weekStartDay ?? 0,
+                test_account_filters: JSON.stringify(p.testAccountFilters ?? []),
+                created_at: now,
+                updated_at: now,
+              })
+              .returningAll()
+              .executeTakeFirstOrThrow()
+            await recordActivity(trx, ctx.clock, {
+              organizationId: row.organization_id,
+              projectId: row.id,
+              actor,
+              scope: 'Project',
+              itemId: row.id,
+              activity: 'created',
+              name: row.name,
+            })
+            return fromRow(row)
+          }),
+        ),
       )
-      return fromRow(row)
     },
 
     /** The project, or `NotFoundError`. */
@@ -90,34 +103,45 @@ export function projectsService(ctx: EngineContext) {
       return (await runStorage('list projects', () => query.execute())).map(fromRow)
     },
 
-    /** Changes name, timezone, week start or test account filters. */
-    async update(id: number, input: UpdateProjectInput): Promise<Project> {
+    /** Changes name, timezone, week start or test account filters; logged field by field. */
+    async update(id: number, input: UpdateProjectInput, actor?: Actor): Promise<Project> {
       const patch = decodeOrThrow(UpdateProjectInput, input, 'invalid project update')
-      await get(id)
-      await runStorage('update project', () =>
-        ctx.db
-          .updateTable('projects')
-          .set({
-            ...(patch.name !== undefined && { name: patch.name }),
-            ...(patch.timezone !== undefined && { timezone: patch.timezone }),
-            ...(patch.weekStartDay !== undefined && { week_start_day: patch.weekStartDay }),
-            ...(patch.testAccountFilters !== undefined && { test_account_filters: JSON.stringify(patch.testAccountFilters) }),
-            updated_at: nowIso(ctx.clock),
-          })
-          .where('id', '=', id)
-          .execute(),
-      )
-      return get(id)
+      return writeProject(id, 'updated', actor, {
+        ...(patch.name !== undefined && { name: patch.name }),
+        ...(patch.timezone !== undefined && { timezone: patch.timezone }),
+        ...(patch.weekStartDay !== undefined && { week_start_day: patch.weekStartDay }),
+        ...(patch.testAccountFilters !== undefined && { test_account_filters: JSON.stringify(patch.testAccountFilters) }),
+      })
     },
 
-    /** Replaces the capture token; the old one stops working at once. */
-    async resetApiToken(id: number): Promise<Project> {
-      await get(id)
-      await runStorage('reset project token', () =>
-        ctx.db.updateTable('projects').set({ api_token: newApiToken(), updated_at: nowIso(ctx.clock) }).where('id', '=', id).execute(),
-      )
-      return get(id)
+    /** Replaces the capture token; the old one stops working at once. Logged without the tokens. */
+    async resetApiToken(id: number, actor?: Actor): Promise<Project> {
+      return writeProject(id, 'api_token_reset', actor, { api_token: newApiToken() })
     },
+  }
+
+  /** Updates a project and logs the fields that changed (never the token's value), in one transaction. */
+  async function writeProject(id: number, activity: string, actor: Actor | undefined, set: Updateable<Pick<ProjectsTable, 'name' | 'timezone' | 'week_start_day' | 'test_account_filters' | 'api_token'>>): Promise<Project> {
+    ctx.assertOpen()
+    if (!Number.isSafeInteger(id)) throw new NotFoundError('project', id)
+    return ctx.writeLock.run(() =>
+      runStorage('update project', () =>
+        ctx.db.transaction().execute(async (trx) => {
+          const beforeRow = await trx.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst()
+          if (!beforeRow) throw new NotFoundError('project', id)
+          await trx.updateTable('projects').set({ ...set, updated_at: nowIso(ctx.clock) }).where('id', '=', id).execute()
+          const after = fromRow((await trx.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst())!)
+          const before = fromRow(beforeRow)
+          const changes = diffFields('Project', before as never, after as never, ['name', 'timezone', 'weekStartDay', 'testAccountFilters']).concat(
+            before.apiToken !== after.apiToken ? [{ type: 'Project', action: 'changed' as const, field: 'apiToken' }] : [],
+          )
+          if (changes.length > 0) {
+            await recordActivity(trx, ctx.clock, { organizationId: after.organizationId, projectId: id, actor, scope: 'Project', itemId: id, activity, name: after.name, changes })
+          }
+          return after
+        }),
+      ),
+    )
   }
 }
 
