@@ -38,12 +38,18 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true
   const host = req.headers.host ?? 'localhost'
   const path = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/'
+  const scheme = encrypted ? 'https' : 'http'
   let url: URL
   try {
-    url = new URL(path.startsWith('/') ? path : `/${path}`, `${encrypted ? 'https' : 'http'}://${host}`)
+    url = new URL(`${scheme}://${host}`)
   } catch {
-    url = new URL(path.startsWith('/') ? path : `/${path}`, `${encrypted ? 'https' : 'http'}://localhost`)
+    url = new URL(`${scheme}://localhost`)
   }
+  // The request target is a path, set as one: resolved against the origin, `//x/...` would be read as another host.
+  const target = path.startsWith('/') ? path : `/${path}`
+  const query = target.indexOf('?')
+  url.pathname = query === -1 ? target : target.slice(0, query)
+  url.search = query === -1 ? '' : target.slice(query)
   const headers = new Headers()
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     try {

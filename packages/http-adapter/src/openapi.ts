@@ -10,6 +10,9 @@ const PATH_PARAMS: Readonly<Record<string, string>> = {
   parent_lookup_organization_id: 'The id (UUID) of the organization.',
 }
 
+/** A path parameter and its optional constraint (`:id(\d+)`, see the router). */
+const PATH_PARAM = /:([A-Za-z_][A-Za-z0-9_]*)(?:\(([^/]+)\))?/g
+
 const ERRORS: ReadonlyArray<[number, string]> = [
   [400, 'Invalid input (`validation_error`, `attr` names the field) or a malformed body.'],
   [404, 'Not found, or not visible to the caller.'],
@@ -51,13 +54,14 @@ export function openApiDocument(routes: ReadonlyArray<Route>, basePath: string, 
 
   const paths: Record<string, Record<string, Json>> = {}
   for (const r of routes) {
-    const template = basePath + r.path.replace(/:([A-Za-z_]+)/g, '{$1}')
-    const pathParams = [...r.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
+    const template = basePath + r.path.replace(PATH_PARAM, '{$1}')
+    const pathParams = [...r.path.matchAll(PATH_PARAM)].map((m) => ({
       name: m[1]!,
       in: 'path',
       required: true,
       description: PATH_PARAMS[m[1]!] ?? '',
-      schema: { type: 'string' },
+      // A `\d+` segment is an integer id (the interface's `id`); other constraints are patterns.
+      schema: m[2] === undefined ? { type: 'string' } : m[2] === '\\d+' ? { type: 'integer', minimum: 0 } : { type: 'string', pattern: `^(?:${m[2]})$` },
     }))
     const queryParams = (r.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, description: q.description, schema: jsonOf(q.schema) }))
     const formats = r.formats ?? ['json']
@@ -70,7 +74,9 @@ export function openApiDocument(routes: ReadonlyArray<Route>, basePath: string, 
       const content: Json = {}
       if (s) content['application/json'] = { schema: jsonOf(s) }
       if (s && formats.includes('csv')) content['text/csv'] = { schema: { type: 'string' } }
-      responses[status] = { description: s ? 'Success.' : 'Success, no body.', ...(s && { content }) }
+      // A declared answer of 300 or more is a refusal the endpoint always gives (DELETE of an insight: 405).
+      const description = s ? 'Success.' : Number(status) >= 300 ? 'Refused, no body.' : 'Success, no body.'
+      responses[status] = { description, ...(s && { content }) }
     }
     for (const [status, description] of [...ERRORS, ...(keyed ? AUTH_ERRORS : []), ...Object.entries(r.errors ?? {})]) {
       responses[String(status)] = { description, content: errorContent }
@@ -81,7 +87,7 @@ export function openApiDocument(routes: ReadonlyArray<Route>, basePath: string, 
         ? { required: false, content: { 'application/json': { schema: jsonOf(r.documentedBody) }, 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { data: { type: 'string', description: 'The payload, base64-encoded.' } } } } } }
         : undefined
     const operation: Json = {
-      operationId: `${r.method.toLowerCase()}_${r.path.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
+      operationId: `${r.method.toLowerCase()}_${r.path.replace(PATH_PARAM, ':$1').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
       summary: r.summary,
       tags: [r.tag],
       parameters: [...pathParams, ...queryParams],

@@ -40,7 +40,10 @@ interface EndpointCommon {
   readonly tag: string
   readonly access: Access
   readonly query?: ReadonlyArray<QueryParam>
-  /** Success statuses and their body schemas (null: no body). Error answers are documented for all. */
+  /**
+   * Success statuses and their body schemas (null: no body), or a refusal the
+   * endpoint always answers (an insight's DELETE: 405, no body). Error answers are documented for all.
+   */
   readonly responses: Readonly<Record<number, Schema.Top | null>>
   /** Formats `?format=` may ask for; the first is the default. Default `['json']`. */
   readonly formats?: ReadonlyArray<'json' | 'csv'>

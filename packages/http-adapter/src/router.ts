@@ -1,7 +1,9 @@
 /**
  * A small router: method + path pattern, `:param` segments, trailing slash
- * optional. When several patterns match a path, the most specific wins (a
- * literal segment beats a parameter at the first place they differ), so
+ * optional. A parameter may carry a pattern its segment must match in full,
+ * `:id(\d+)`, as path-to-regexp spells it. When several patterns match a
+ * path, the most specific wins (a literal segment beats a constrained
+ * parameter, which beats a plain one, at the first place they differ), so
  * `/insights/trend/` is never taken for `/insights/:id/`.
  */
 
@@ -19,10 +21,23 @@ export type Lookup<R> =
   | { readonly kind: 'options'; readonly allow: ReadonlyArray<string>; readonly routes: ReadonlyArray<R> }
   | { readonly kind: 'not-found' }
 
+type Segment = { readonly literal: string } | { readonly param: string; readonly pattern: RegExp | null }
+
 interface Pattern<R> {
-  readonly segments: ReadonlyArray<{ readonly literal: string } | { readonly param: string }>
+  readonly segments: ReadonlyArray<Segment>
   readonly byMethod: Map<Method, R>
 }
+
+const PARAM = /^:([A-Za-z_][A-Za-z0-9_]*)(?:\((.+)\))?$/
+
+function segmentOf(text: string): Segment {
+  const param = PARAM.exec(text)
+  if (!param) return { literal: text }
+  return { param: param[1]!, pattern: param[2] === undefined ? null : new RegExp(`^(?:${param[2]})$`) }
+}
+
+/** Rank of a segment for specificity: a literal, then a constrained parameter, then any value. */
+const rank = (s: Segment): number => ('literal' in s ? 2 : s.pattern ? 1 : 0)
 
 const segmentsOf = (path: string): string[] => {
   const trimmed = path.endsWith('/') && path.length > 1 ? path.slice(0, -1) : path
@@ -35,7 +50,7 @@ export function createRouter<R extends Routable>(routes: ReadonlyArray<R>): (met
     const key = segmentsOf(route.path).join('/')
     let pattern = patterns.get(key)
     if (!pattern) {
-      const segments = segmentsOf(route.path).map((s) => (s.startsWith(':') ? { param: s.slice(1) } : { literal: s }))
+      const segments = segmentsOf(route.path).map(segmentOf)
       pattern = { segments, byMethod: new Map() }
       patterns.set(key, pattern)
     }
@@ -76,6 +91,7 @@ function match<R>(pattern: Pattern<R>, parts: ReadonlyArray<string>): Record<str
       } catch {
         return null // malformed percent-encoding names nothing
       }
+      if (segment.pattern && !segment.pattern.test(decoded)) return null
       params[segment.param] = decoded
     }
   }
@@ -84,9 +100,8 @@ function match<R>(pattern: Pattern<R>, parts: ReadonlyArray<string>): Record<str
 
 function moreSpecific<R>(a: Pattern<R>, b: Pattern<R>): boolean {
   for (let i = 0; i < a.segments.length; i++) {
-    const aLiteral = 'literal' in a.segments[i]!
-    const bLiteral = 'literal' in b.segments[i]!
-    if (aLiteral !== bLiteral) return aLiteral
+    const difference = rank(a.segments[i]!) - rank(b.segments[i]!)
+    if (difference !== 0) return difference > 0
   }
   return false
 }

@@ -1,4 +1,4 @@
-import { createSightline, type ApiScope, type Organization, type Project, type Sightline, type StorageAdapter, type User } from '@sightline/core'
+import { createSightline, type ApiScope, type Organization, type PluginRepositoryEntry, type Project, type Sightline, type StorageAdapter, type User } from '@sightline/core'
 import { duckdbStorage } from '@sightline/storage-duckdb'
 import { createHandler, type FetchHandler, type HandlerOptions } from '@sightline/http-adapter'
 
@@ -32,9 +32,15 @@ export interface CallInit {
 
 export const BASE = 'http://sightline.test'
 
+/** The host's plugin repository in every world: two installable plugins. */
+export const REPOSITORY: ReadonlyArray<PluginRepositoryEntry> = [
+  { name: 'GeoIP', url: 'https://github.com/PostHog/posthog-plugin-geoip', description: 'Adds location properties.', icon: 'https://example.test/geoip.png', tag: 'v2', maintainer: 'official', type: 'transformation' },
+  { name: 'Taxonomy', url: 'https://github.com/PostHog/taxonomy-plugin', description: 'Standardizes event names.', icon: '', tag: 'abc123' },
+]
+
 export async function world(options: HandlerOptions & { storage?: StorageAdapter } = {}): Promise<World> {
   const { storage = duckdbStorage(), ...handlerOptions } = options
-  const sightline = await createSightline({ storage, clock: () => NOW })
+  const sightline = await createSightline({ storage, clock: () => NOW, pluginRepository: REPOSITORY })
   const org = await sightline.organizations.create({ name: 'Acme' })
   const otherOrg = await sightline.organizations.create({ name: 'Other' })
   const user = await sightline.users.create({ email: 'ada@acme.test', firstName: 'Ada', organizationIds: [org.id] })

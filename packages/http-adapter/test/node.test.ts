@@ -55,6 +55,21 @@ describe('toNodeHandler', () => {
     expect(errors).toEqual([])
   })
 
+  test('a request target starting with // is a path, never another host', async () => {
+    const statusOf = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, path, method: 'HEAD', headers: { authorization: `Bearer ${w.key}` } }, (res) => {
+          res.resume()
+          resolve(res.statusCode ?? 0)
+        })
+        req.on('error', reject)
+        req.end()
+      })
+    for (const path of ['//', '////%F3%BA%93%82//0//r/', '//evil.example/api/users/@me/', '//:0/api/projects/']) expect(await statusOf(path), path).toBe(404)
+    expect(await statusOf('/api/users/@me/')).toBe(200)
+    expect(errors).toEqual([])
+  })
+
   test('HEAD, and a Host header URL cannot hold, are served', async () => {
     const head = await fetch(`${url}/api/projects/`, { method: 'HEAD', headers: { authorization: `Bearer ${w.key}` } })
     expect(head.status).toBe(200)

@@ -31,6 +31,30 @@ test('smoke on Postgres (PGlite): capture, list, patch, delete', async () => {
   expect((await w.call('GET', `/api/projects/${w.otherProject.id}/`)).status).toBe(404)
 })
 
+test('smoke on Postgres (PGlite): plugins and insights, and text Postgres cannot store inside JSON text', async () => {
+  const plugins = `/api/organizations/${w.org.id}/plugins`
+  const plugin = await json(await w.call('POST', `${plugins}/`, { body: { url: 'https://github.com/PostHog/posthog-plugin-geoip', plugin_type: 'repository' } }))
+  expect(plugin).toMatchObject({ name: 'GeoIP', plugin_type: 'repository', organization_name: 'Acme' })
+  for (const [files, attr] of [
+    [{ 'plugin.json': '{"name":"a\\u0000"}' }, 'plugin.json__name'],
+    [{ 'plugin.json': '{"config":[{"key":"\\ud800"}]}' }, 'plugin.json__config__0__key'],
+    [{ ['f'.repeat(201)]: 'x' }, 'f'.repeat(201)],
+  ] as const) {
+    const r = await w.call('PATCH', `${plugins}/${plugin.id}/update_source/`, { body: files })
+    expect(r.status, JSON.stringify(files)).toBe(400)
+    expect(await json(r)).toMatchObject({ type: 'validation_error', attr })
+  }
+  expect(await json(await w.call('GET', `${plugins}/${plugin.id}/source/`))).toEqual({})
+  const insights = `/api/projects/${w.project.id}/insights`
+  const bad = await w.call('POST', `${insights}/`, { body: { query: '{"kind":"\\u0000"}' } })
+  expect(await json(bad)).toMatchObject({ type: 'validation_error', attr: 'query__kind' })
+  const insight = await json(await w.call('POST', `${insights}/`, { body: { name: 'On Postgres', filters: { __proto__: null, big: 1e308 } } }))
+  expect((await w.call('GET', `${insights}/?short_id=${insight.short_id}%00`)).status).toBe(200)
+  expect((await json(await w.call('PATCH', `${insights}/${insight.id}/`, { body: { deleted: true } }))).deleted).toBe(true)
+  expect((await w.call('DELETE', `${insights}/${insight.id}/`)).status).toBe(405)
+  expect((await w.call('GET', `${insights}/2147483648/`)).status).toBe(404)
+})
+
 test('text Postgres cannot store, in capture payloads, is never a 500', async () => {
   for (const event of [
     { event: 'nul\u0000name', distinct_id: 'u\u0000', properties: { 'k\u0000': 'v\u0000', nested: { a: ['\u0000', '\ud800'] }, '\udc00': 1 } },

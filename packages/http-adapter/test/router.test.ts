@@ -49,6 +49,23 @@ describe('router', () => {
     }
   })
 
+  test('a constrained parameter matches only its pattern; a literal still beats it, and it beats a plain parameter', () => {
+    const constrained = createRouter([
+      r('GET', '/api/p/:project_id/insights/:id(\\d+)/'),
+      r('DELETE', '/api/p/:project_id/insights/:id(\\d+)/'),
+      r('GET', '/api/p/:project_id/insights/activity/'),
+      r('GET', '/api/p/:project_id/insights/:slug/'),
+    ])
+    expect(constrained('GET', '/api/p/1/insights/42/')).toMatchObject({ kind: 'found', params: { id: '42' }, route: { path: '/api/p/:project_id/insights/:id(\\d+)/' } })
+    expect(constrained('GET', '/api/p/1/insights/activity/')).toMatchObject({ kind: 'found', route: { path: '/api/p/:project_id/insights/activity/' } })
+    expect(constrained('GET', '/api/p/1/insights/trend/')).toMatchObject({ kind: 'found', params: { slug: 'trend' } })
+    // Without the plain parameter, a path the constraint refuses is not found, whatever the method.
+    const strict = createRouter([r('GET', '/x/:id(\\d+)/'), r('DELETE', '/x/:id(\\d+)/')])
+    expect(strict('POST', '/x/trend/')).toEqual({ kind: 'not-found' })
+    expect(strict('GET', '/x/4a/')).toEqual({ kind: 'not-found' })
+    expect(strict('POST', '/x/4/')).toEqual({ kind: 'method-not-allowed', allow: ['GET', 'DELETE', 'HEAD', 'OPTIONS'] })
+  })
+
   test('refuses a table with the same route twice', () => {
     expect(() => createRouter([r('GET', '/a/'), r('GET', '/a')])).toThrow(/duplicate route/)
   })

@@ -59,3 +59,48 @@ export function listEnvelope<T>(url: URL, page: PageRequest, count: number, resu
 export function slicePage<T>(items: ReadonlyArray<T>, page: PageRequest): ReadonlyArray<T> {
   return items.slice(page.offset, page.offset + page.limit)
 }
+
+/** PostHog's page size for activity logs. */
+export const ACTIVITY_PAGE_SIZE = 10
+
+export interface ActivityPageRequest extends PageRequest {
+  /** 1-based, as PostHog's activity endpoints count pages. */
+  readonly page: number
+}
+
+/**
+ * `limit` (default 10) and `page` (1-based) of an activity log request, as
+ * PostHog's activity endpoints read them; a bad value is a 400 naming it.
+ */
+export function activityPageRequest(query: URLSearchParams, maxPageSize: number): ActivityPageRequest {
+  const limit = integerParam(query, 'limit', ACTIVITY_PAGE_SIZE, 1, maxPageSize)
+  const page = integerParam(query, 'page', 1, 1, Math.floor(Number.MAX_SAFE_INTEGER / limit))
+  return { limit, page, offset: (page - 1) * limit }
+}
+
+export interface ActivityEnvelope<T> {
+  readonly results: ReadonlyArray<T>
+  readonly next: string | null
+  readonly previous: string | null
+  readonly total_count: number
+}
+
+/**
+ * PostHog's `activity_page_response`: the results, absolute `next` and
+ * `previous` links with `page` and `limit` set (other parameters kept),
+ * null past the ends, and the total.
+ */
+export function activityEnvelope<T>(url: URL, page: ActivityPageRequest, total: number, results: ReadonlyArray<T>): ActivityEnvelope<T> {
+  const link = (to: number) => {
+    const target = new URL(url)
+    target.searchParams.set('page', String(to))
+    target.searchParams.set('limit', String(page.limit))
+    return target.toString()
+  }
+  return {
+    results,
+    next: page.offset + page.limit < total ? link(page.page + 1) : null,
+    previous: page.page > 1 ? link(page.page - 1) : null,
+    total_count: total,
+  }
+}

@@ -1,14 +1,21 @@
 import { route, type Route } from '../route.js'
 import * as capture from './capture.js'
 import * as eventDefinitions from './event-definitions.js'
+import * as insights from './insights.js'
 import * as organizations from './organizations.js'
+import * as plugins from './plugins.js'
 import * as projects from './projects.js'
 import * as users from './users.js'
 
+const PLUGINS = '/api/organizations/:parent_lookup_organization_id/plugins'
+const INSIGHTS = '/api/projects/:project_id/insights'
+
 /**
  * The route table. Scopes are on the endpoints (`access`); paths match with
- * or without their trailing slash. Plugins and insights join here, each a
- * line per operation, with their endpoints in their own files.
+ * or without their trailing slash. Plugin and insight ids are integers
+ * (`:id(\d+)`), so a literal segment added later (`insights/trend/`) can
+ * never be taken for an id, whatever its method; a literal segment also wins
+ * over any parameter (see the router).
  */
 export const apiRoutes: ReadonlyArray<Route> = [
   route('GET',    '/api/projects/',                                      projects.list),
@@ -25,6 +32,30 @@ export const apiRoutes: ReadonlyArray<Route> = [
   route('GET',    '/api/projects/:project_id/event_definitions/:id/',    eventDefinitions.retrieve),
   route('PATCH',  '/api/projects/:project_id/event_definitions/:id/',    eventDefinitions.update),
   route('DELETE', '/api/projects/:project_id/event_definitions/:id/',    eventDefinitions.remove),
+
+  route('GET',    `${PLUGINS}/`,                                         plugins.list),
+  route('POST',   `${PLUGINS}/`,                                         plugins.create),
+  route('GET',    `${PLUGINS}/:id(\\d+)/`,                               plugins.retrieve),
+  route('PATCH',  `${PLUGINS}/:id(\\d+)/`,                               plugins.update),
+  route('DELETE', `${PLUGINS}/:id(\\d+)/`,                               plugins.remove),
+  route('GET',    `${PLUGINS}/:id(\\d+)/check_for_updates/`,             plugins.checkForUpdates),
+  route('GET',    `${PLUGINS}/:id(\\d+)/source/`,                        plugins.source),
+  route('PATCH',  `${PLUGINS}/:id(\\d+)/update_source/`,                 plugins.updateSource),
+  route('POST',   `${PLUGINS}/:id(\\d+)/upgrade/`,                       plugins.upgrade),
+  route('GET',    `${PLUGINS}/activity/`,                                plugins.activity),
+  route('GET',    `${PLUGINS}/repository/`,                              plugins.repository),
+  route('GET',    `${PLUGINS}/unused/`,                                  plugins.unused),
+
+  route('GET',    `${INSIGHTS}/`,                                        insights.list),
+  route('POST',   `${INSIGHTS}/`,                                        insights.create),
+  route('GET',    `${INSIGHTS}/:id(\\d+)/`,                              insights.retrieve),
+  route('PATCH',  `${INSIGHTS}/:id(\\d+)/`,                              insights.update),
+  route('DELETE', `${INSIGHTS}/:id(\\d+)/`,                              insights.remove),
+  route('GET',    `${INSIGHTS}/:id(\\d+)/activity/`,                     insights.itemActivity),
+  route('POST',   `${INSIGHTS}/:id(\\d+)/viewed/`,                       insights.viewed),
+  route('GET',    `${INSIGHTS}/activity/`,                               insights.activity),
+  route('GET',    `${INSIGHTS}/my_last_viewed/`,                         insights.myLastViewed),
+  // Later issues: cancel/, funnel/, funnel/correlation/, path/, retention/, timing/, trend/ (literal segments).
 
   ...(['/batch/', '/capture/', '/e/', '/i/v0/e/', '/track/'] as const).flatMap((path) => [
     route('GET',  path, capture.capture),

@@ -1,0 +1,30 @@
+import { describe } from 'vitest'
+import type { ConformanceTarget } from '../conformance/target.js'
+import { isolationCases, refusalCases } from './auth.cases.js'
+import { fuzzCases } from './fuzz.cases.js'
+import { paginationCases } from './pagination.cases.js'
+import { walkCases } from './walk.cases.js'
+
+export interface HttpSuiteOptions {
+  /** The whole suite; false runs the smoke subset (the walk, tenant isolation and the fuzz). */
+  readonly full: boolean
+  /** Random requests of the fuzz case, and the time they may take in all. */
+  readonly fuzz: { readonly numRuns: number; readonly seconds: number }
+}
+
+/**
+ * The end-to-end suite of the HTTP interface: `toNodeHandler(createHandler(sightline))`
+ * on a real `node:http` server on 127.0.0.1, port 0, called with `fetch`, over one storage.
+ */
+export function runHttpSuite(target: ConformanceTarget, options: HttpSuiteOptions): void {
+  describe(`HTTP end to end: ${target.name}`, () => {
+    walkCases(target)
+    isolationCases(target)
+    // Refusals never reach the storage, and pages and CSV are the same code on every database: the smoke subset leaves them out.
+    if (options.full) {
+      refusalCases(target)
+      paginationCases(target)
+    }
+    fuzzCases(target, options.fuzz)
+  })
+}
