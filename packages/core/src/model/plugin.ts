@@ -75,9 +75,14 @@ export const UpdatePluginInput = Schema.Struct({ ...writeable, name: Schema.opti
 export type UpdatePluginInput = typeof UpdatePluginInput.Type
 
 /** Source files to write, by file name (`plugin.json`, `index.ts`, `frontend.tsx`, `site.ts`); null deletes the file. */
-export const PluginSourceUpdate = Schema.Record(
-  Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(200))),
-  Schema.NullOr(Schema.String),
+export const PluginSourceUpdate = Schema.Record(Schema.String, Schema.NullOr(Schema.String)).pipe(
+  // Checked on the record, not on its key schema: Effect drops keys that fail a key check instead of refusing them.
+  Schema.check(
+    Schema.makeFilter((files: Record<string, string | null>) => {
+      const bad = Object.keys(files).find((name) => name.length < 1 || name.length > 200)
+      return bad === undefined || `file names are 1 to 200 characters, got ${JSON.stringify(bad.slice(0, 40))}`
+    }),
+  ),
 )
 export type PluginSourceUpdate = typeof PluginSourceUpdate.Type
 

@@ -22,6 +22,7 @@ export function readPluginJson(text: string): { name?: string; configSchema?: Pl
   const read: { name?: string; configSchema?: PluginConfigSchema } = {}
   if ('name' in json) {
     if (typeof json.name !== 'string' || json.name.length < 1 || json.name.length > 200) throw invalid(['name'], 'expected a name of 1 to 200 characters')
+    if (!json.name.isWellFormed() || json.name.includes('\u0000')) throw invalid(['name'], 'contains U+0000 or an unpaired UTF-16 surrogate, which cannot be stored')
     read.name = json.name
   }
   if ('config' in json) read.configSchema = decodeOrThrow(PluginConfigSchema, json.config, CONTEXT, ['plugin.json', 'config'])
