@@ -1,22 +1,7 @@
 import { Schema } from 'effect'
-import type { Project as CoreProject } from '@sightline/core'
+import { isTimeZone, type Project as CoreProject } from '@sightline/core'
 import { DateTime, Uuid } from './common.js'
 import { PropertyFilter } from './property-filter.js'
-
-const known = new Map<string, boolean>()
-const isTimeZone = (name: string): boolean => {
-  let ok = known.get(name)
-  if (ok === undefined) {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: name })
-      ok = name.length > 0
-    } catch {
-      ok = false
-    }
-    known.set(name, ok)
-  }
-  return ok
-}
 
 const Name = Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(200)))
 const TimeZone = Schema.String.pipe(
