@@ -1,6 +1,7 @@
 import { describe, expect } from 'vitest'
+import { createSightline } from '@sightline/core'
 import { conformanceCase } from './case.js'
-import { count, openEngine, type Engine } from './harness.js'
+import { count, NOW, openEngine, type Engine } from './harness.js'
 import type { ConformanceTarget } from './target.js'
 
 const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v)
@@ -185,5 +186,32 @@ export function personCases(target: ConformanceTarget): void {
         await e.close()
       }
     })
+
+    conformanceCase(target, 'two engines writing one database at once lose no person and no update', async () => {
+      const db = await target.fresh()
+      const [a, b] = [await createSightline({ storage: db.storage(), clock: () => NOW }), await createSightline({ storage: db.storage(), clock: () => NOW })]
+      try {
+        const org = await a.organizations.create({ name: 'Shared' })
+        const project = await a.projects.create({ organizationId: org.id, name: 'P' })
+        // Each batch creates new persons that the other engine's batches create too, and sets its own key on one shared person.
+        const batch = (i: number) => [
+          { event: 'pv', distinctId: 'shared', properties: { $set: { [`k${i}`]: i } } },
+          { event: 'pv', distinctId: `new-${i % 4}` },
+          { event: 'pv', distinctId: `new-${(i + 1) % 4}` },
+        ]
+        const rounds = 12
+        await Promise.all(Array.from({ length: rounds }, (_, i) => (i % 2 === 0 ? a : b).capture(project.id, batch(i))))
+        const persons = await db.raw<{ n: number }>('select count(*) as n from persons')
+        expect(Number(persons[0]!.n)).toBe(5) // shared, new-0 .. new-3
+        const shared = await a.persons.get(project.id, 'shared')
+        const { $creator_event_uuid, ...keys } = shared!.properties
+        expect(typeof $creator_event_uuid).toBe('string')
+        expect(keys).toEqual(Object.fromEntries(Array.from({ length: rounds }, (_, i) => [`k${i}`, i])))
+        expect(Number((await db.raw<{ n: number }>('select count(*) as n from events'))[0]!.n)).toBe(3 * rounds)
+      } finally {
+        await Promise.all([a.close(), b.close()])
+        await db.dispose()
+      }
+    }, 60_000)
   })
 }

@@ -22,6 +22,13 @@ export interface StorageCapabilities {
    * DuckDB file, which one process opens at a time.
    */
   readonly multiProcess: boolean
+  /**
+   * Whether `SELECT ... FOR UPDATE` locks rows until the transaction ends
+   * (Postgres). Core then locks the persons and groups a write reads, so two
+   * writers never update one person from the same stale state. False for
+   * DuckDB, which has no row locks and detects conflicting writes instead.
+   */
+  readonly rowLocks: boolean
 }
 
 /** A database Sightline can run on. Create one per `createSightline` call. */
@@ -56,6 +63,12 @@ export interface StorageDriver {
    * Undefined where the database has one namespace.
    */
   readonly schema?: string
+  /**
+   * True when `error` means a concurrent writer got there first: a key both
+   * tried to create, a write-write conflict, a serialization failure or a
+   * deadlock. Core then retries the whole transaction, which reads again.
+   */
+  isWriteConflict(error: unknown): boolean
   /** Releases what `open()` acquired, after core destroyed its Kysely instance. Safe to call twice. */
   close(): Promise<void>
 }

@@ -38,7 +38,7 @@ export function duckdbStorage(options: DuckDBStorageOptions = {}): StorageAdapte
   const path = options.path ?? ':memory:'
   return {
     name: 'duckdb',
-    capabilities: { jsonColumnType: 'json', multiProcess: false },
+    capabilities: { jsonColumnType: 'json', multiProcess: false, rowLocks: false },
     async open(): Promise<StorageDriver> {
       let owned: OwnedInstance | undefined
       let instance = options.instance
@@ -51,6 +51,7 @@ export function duckdbStorage(options: DuckDBStorageOptions = {}): StorageAdapte
         dialect: new DuckDBDialect({ instance, poolSize: options.poolSize }),
         migrations: {},
         insertEvents: appendEvents,
+        isWriteConflict,
         async close() {
           if (closed) return
           closed = true
@@ -90,4 +91,14 @@ async function appendEvents(db: Kysely<SightlineDatabase>, rows: ReadonlyArray<E
     }
     return rows.length
   })
+}
+
+/**
+ * DuckDB's optimistic concurrency: a second transaction writing a row another
+ * one changed fails with a conflict, and two creating the same key fail on
+ * the constraint. Either can succeed when run again after the first commits.
+ */
+function isWriteConflict(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : ''
+  return /conflict/i.test(message) || /Duplicate key/i.test(message)
 }

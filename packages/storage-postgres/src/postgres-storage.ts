@@ -47,13 +47,14 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
 
   return {
     name: 'postgres',
-    capabilities: { jsonColumnType: 'jsonb', multiProcess: true },
+    capabilities: { jsonColumnType: 'jsonb', multiProcess: true, rowLocks: true },
     async open(): Promise<StorageDriver> {
       if (schema !== undefined) await createSchema(makeDialect(), schema)
       return {
         dialect: makeDialect(),
         migrations: postgresMigrations,
         insertEvents,
+        isWriteConflict,
         schema,
         // The pool created from a URL is ended by Kysely's destroy; a host's pool or PGlite stays the host's.
         close: async () => {},
@@ -77,4 +78,12 @@ async function createSchema(dialect: Dialect, schema: string): Promise<void> {
   } finally {
     await driver.destroy()
   }
+}
+
+/** unique_violation, serialization_failure, deadlock_detected: another writer won a race; running again resolves it. */
+const CONFLICT_CODES = new Set(['23505', '40001', '40P01'])
+
+function isWriteConflict(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined
+  return typeof code === 'string' && CONFLICT_CODES.has(code)
 }

@@ -1,5 +1,5 @@
 import type { EngineContext } from '../context.js'
-import { runStorage } from '../db/run.js'
+import { withWriteRetries } from '../db/write-retries.js'
 import { CaptureBatch, type CaptureInput, type CaptureResult, type IngestionWarning } from '../model/capture-input.js'
 import { isPlainCaptureInput } from '../model/capture-input-fast-check.js'
 import type { Properties } from '../model/json.js'
@@ -33,13 +33,12 @@ export async function capture(ctx: EngineContext, projectId: number, input: unkn
   if (prepared.length === 0) return { stored: 0, duplicates: 0, warnings: [] }
 
   const nowMs = Math.floor(now / 1000)
-  return ctx.writeLock.run(async () => {
-    const { result, definitionsWritten } = await runStorage('capture', () =>
+  const { result, definitionsWritten } = await withWriteRetries(ctx, 'capture', () =>
       ctx.db.transaction().execute(async (trx) => {
         const warnings: IngestionWarning[] = []
         const fresh = await dropDuplicates(trx, projectId, prepared)
-        const persons = new PersonStore(trx, projectId, ctx.adapter.capabilities.jsonColumnType)
-        const groups = new GroupStore(trx, projectId)
+        const persons = new PersonStore(trx, projectId, ctx.adapter.capabilities)
+        const groups = new GroupStore(trx, projectId, ctx.adapter.capabilities)
         const definitions = new DefinitionsCollector(Math.floor(now / 1e6))
         await persons.load(fresh.flatMap((e) => identityIds(e)))
         await groups.preload(fresh.filter((e) => e.event === '$groupidentify').map((e) => String(e.properties.$group_key ?? '')))
@@ -72,11 +71,10 @@ export async function capture(ctx: EngineContext, projectId: number, input: unkn
         const skipped = prepared.length - fresh.length + (rows.length - stored)
         return { result: { stored, duplicates: skipped, warnings }, definitionsWritten }
       }),
-    )
-    // Only now, after the commit: a rolled-back write must not be remembered as written.
-    ctx.definitionsCache.remember(definitionsWritten, nowMs)
-    return result
-  })
+  )
+  // Only now, after the commit: a rolled-back write must not be remembered as written.
+  ctx.definitionsCache.remember(definitionsWritten, nowMs)
+  return result
 }
 
 /** Distinct ids an event may touch: its own, and the other side of an identify or alias. */

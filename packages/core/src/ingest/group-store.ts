@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Properties } from '../model/json.js'
-import type { SightlineDatabase } from '../storage.js'
+import type { SightlineDatabase, StorageCapabilities } from '../storage.js'
 import { formatTimestamp, parseTimestamp, type EpochMicros } from '../time/timestamp.js'
 
 /** PostHog's MAX_GROUP_TYPES_PER_TEAM. */
@@ -29,9 +29,12 @@ export class GroupStore {
   /** Group keys whose stored rows (of any type) were loaded by `preload`: absent means new. */
   readonly #preloaded = new Set<string>()
 
-  constructor(db: Kysely<SightlineDatabase>, projectId: number) {
+  readonly #rowLocks: boolean
+
+  constructor(db: Kysely<SightlineDatabase>, projectId: number, capabilities: StorageCapabilities) {
     this.#db = db
     this.#projectId = projectId
+    this.#rowLocks = capabilities.rowLocks
   }
 
   async #loadTypes(): Promise<Map<string, number>> {
@@ -73,12 +76,13 @@ export class GroupStore {
     const keys = [...new Set(groupKeys)].filter((k) => !this.#preloaded.has(k))
     for (let i = 0; i < keys.length; i += 1000) {
       const part = keys.slice(i, i + 1000)
-      const rows = await this.#db
+      let query = this.#db
         .selectFrom('groups')
         .select(['group_type_index', 'group_key', 'properties', 'created_at', 'version'])
         .where('project_id', '=', this.#projectId)
         .where('group_key', 'in', part)
-        .execute()
+      if (this.#rowLocks) query = query.forUpdate()
+      const rows = await query.execute()
       for (const row of rows) {
         this.#groups.set(`${row.group_type_index}\u0000${row.group_key}`, {
           properties: row.properties,
@@ -101,13 +105,14 @@ export class GroupStore {
       this.#groups.set(key, group)
     }
     if (!group) {
-      const row = await this.#db
+      let query = this.#db
         .selectFrom('groups')
         .select(['properties', 'created_at', 'version'])
         .where('project_id', '=', this.#projectId)
         .where('group_type_index', '=', groupTypeIndex)
         .where('group_key', '=', groupKey)
-        .executeTakeFirst()
+      if (this.#rowLocks) query = query.forUpdate()
+      const row = await query.executeTakeFirst()
       group = row
         ? { properties: row.properties, createdAt: parseTimestamp(row.created_at)!, version: row.version, isNew: false, changed: false }
         : { properties: {}, createdAt: at, version: 0, isNew: true, changed: true }

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import type { Properties } from '../model/json.js'
-import type { SightlineDatabase } from '../storage.js'
+import type { SightlineDatabase, StorageCapabilities } from '../storage.js'
 import { formatTimestamp, parseTimestamp, type EpochMicros } from '../time/timestamp.js'
 import { chunk } from '../util/chunk.js'
 import { personUuidFor } from '../util/uuidv5.js'
@@ -48,29 +48,32 @@ export class PersonStore {
   /** Merges in the order they happened: `[source, target]` person uuids. */
   readonly #merges: Array<readonly [string, string]> = []
 
-  readonly #jsonType: 'json' | 'jsonb'
+  readonly #capabilities: StorageCapabilities
 
-  /** `jsonType` is the adapter's JSON column type, for the casts of the bulk update. */
-  constructor(db: Kysely<SightlineDatabase>, projectId: number, jsonType: 'json' | 'jsonb') {
+  /** The capabilities give the JSON column type (for the bulk update's casts) and whether rows can be locked. */
+  constructor(db: Kysely<SightlineDatabase>, projectId: number, capabilities: StorageCapabilities) {
     this.#db = db
     this.#projectId = projectId
-    this.#jsonType = jsonType
+    this.#capabilities = capabilities
   }
 
   /** Loads the persons of these distinct ids (one round trip per 1,000 ids, plus the persons). */
   async load(distinctIds: Iterable<string>): Promise<void> {
-    const wanted = [...new Set(distinctIds)].filter((id) => !this.#byDistinctId.has(id))
+    // Sorted, so that concurrent writers lock rows in the same order and rarely deadlock.
+    const wanted = [...new Set(distinctIds)].filter((id) => !this.#byDistinctId.has(id)).sort()
     if (wanted.length === 0) return
     const persons = new Map<string, PersonState>()
     for (const ids of chunk(wanted, IN_LIST)) {
       // One round trip: each row is a distinct id with its person.
-      const rows = await this.#db
+      let query = this.#db
         .selectFrom('person_distinct_ids as pdi')
         .innerJoin('persons as p', (j) => j.onRef('p.uuid', '=', 'pdi.person_uuid').onRef('p.project_id', '=', 'pdi.project_id'))
         .select(['pdi.distinct_id', 'p.uuid', 'p.properties', 'p.is_identified', 'p.created_at', 'p.version'])
         .where('pdi.project_id', '=', this.#projectId)
         .where('pdi.distinct_id', 'in', ids)
-        .execute()
+      // Held until commit: another writer of these persons waits, then reads what this one wrote.
+      if (this.#capabilities.rowLocks) query = query.forUpdate()
+      const rows = await query.execute()
       for (const row of rows) {
         let person = persons.get(row.uuid)
         if (!person) {
@@ -214,7 +217,7 @@ export class PersonStore {
       )
       await sql`
         update persons set
-          properties = cast(v.properties as ${sql.raw(this.#jsonType)}),
+          properties = cast(v.properties as ${sql.raw(this.#capabilities.jsonColumnType)}),
           is_identified = cast(v.is_identified as boolean),
           created_at = cast(v.created_at as timestamptz),
           version = cast(v.version as integer)

@@ -1,5 +1,6 @@
 import type { EngineContext } from '../context.js'
 import { runStorage } from '../db/run.js'
+import { withWriteRetries } from '../db/write-retries.js'
 import { ConflictError } from '../errors.js'
 import { GroupStore, MAX_GROUP_TYPES } from '../ingest/group-store.js'
 import { UpsertGroupInput, type Group, type GroupType } from '../model/group.js'
@@ -35,10 +36,9 @@ export function groupsService(ctx: EngineContext) {
       ctx.assertOpen()
       const g = sanitizeJson(decodeOrThrow(UpsertGroupInput, input, 'invalid group', [], { allowUnstorableText: true }))
       await requireProject(ctx, projectId)
-      const index = await ctx.writeLock.run(() =>
-        runStorage('upsert group', () =>
+      const index = await withWriteRetries(ctx, 'upsert group', () =>
           ctx.db.transaction().execute(async (trx) => {
-            const store = new GroupStore(trx, projectId)
+            const store = new GroupStore(trx, projectId, ctx.adapter.capabilities)
             const index = await store.typeIndex(g.groupType, g.groupTypeIndex)
             if (index === null) {
               throw new ConflictError(
@@ -52,7 +52,6 @@ export function groupsService(ctx: EngineContext) {
             await store.flush()
             return index
           }),
-        ),
       )
       return (await get(projectId, index, g.groupKey))!
     },

@@ -1,5 +1,6 @@
 import type { EngineContext } from '../context.js'
 import { runStorage } from '../db/run.js'
+import { withWriteRetries } from '../db/write-retries.js'
 import { ValidationError } from '../errors.js'
 import { UpsertPersonInput, type Person } from '../model/person.js'
 import { PersonStore } from '../ingest/person-store.js'
@@ -57,10 +58,9 @@ export function personsService(ctx: EngineContext) {
       if (createdAt === null) throw new ValidationError([{ path: ['createdAt'], message: `not an ISO 8601 date-time: ${JSON.stringify(p.createdAt)}` }])
       await requireProject(ctx, projectId)
       const [first, ...rest] = p.distinctIds
-      await ctx.writeLock.run(() =>
-        runStorage('upsert person', () =>
+      await withWriteRetries(ctx, 'upsert person', () =>
           ctx.db.transaction().execute(async (trx) => {
-            const store = new PersonStore(trx, projectId, ctx.adapter.capabilities.jsonColumnType)
+            const store = new PersonStore(trx, projectId, ctx.adapter.capabilities)
             await store.load(p.distinctIds)
             const person = store.get(first) ?? store.create(first, createdAt ?? dateToMicros(ctx.clock()), {}, p.isIdentified ?? true)
             for (const id of rest) {
@@ -73,7 +73,6 @@ export function personsService(ctx: EngineContext) {
             store.update(person, { set: p.properties ?? {}, setOnce: {}, unset: [] })
             await store.flush()
           }),
-        ),
       )
       return (await get(projectId, first))!
     },

@@ -76,7 +76,15 @@ export class DuckDBDriver implements Driver {
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('ROLLBACK'))
+    try {
+      await connection.executeQuery(CompiledQuery.raw('ROLLBACK'))
+    } catch (error) {
+      // A COMMIT that failed (a write-write conflict) has already ended the
+      // transaction; Kysely then rolls back, and DuckDB's refusal would hide
+      // the commit's own error, which is the one the caller needs.
+      if (error instanceof Error && /no transaction is active/i.test(error.message)) return
+      throw error
+    }
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
