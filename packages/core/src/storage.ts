@@ -6,7 +6,7 @@
  * brings a Kysely `Dialect`, declares what its database can do, and owns the
  * one hot path whose best form differs per database: bulk event ingestion.
  */
-import type { Dialect, Kysely, Migration } from 'kysely'
+import type { Dialect, Expression, Kysely, Migration, SqlBool } from 'kysely'
 import type { EventRow, SightlineDatabase } from './db/tables.js'
 
 export type { EventRow, SightlineDatabase } from './db/tables.js'
@@ -31,11 +31,58 @@ export interface StorageCapabilities {
   readonly rowLocks: boolean
 }
 
+/**
+ * The text a number must spell for `SqlHooks.textToDouble`: an optional minus,
+ * decimal digits with an optional point, an optional exponent of at most three digits. No spaces, `+`,
+ * `Infinity` or `NaN`, so every database reads the same texts as numbers.
+ */
+export const SQL_NUMBER_PATTERN = '^-?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]{1,3})?$'
+
+/**
+ * The text a timestamp must spell for `SqlHooks.textToTimestamp`: `YYYY-MM-DD`
+ * (years 1000 to 9999), optionally `T` or a space and `HH:MM[:SS[.ffffff]]`,
+ * optionally `Z`. Offsets other than `Z` are not read.
+ */
+export const SQL_TIMESTAMP_PATTERN =
+  '^[1-9][0-9]{3}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])([T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9]([.][0-9]{1,6})?)?)?Z?$'
+
+/** The longest text `textToDouble` reads; longer texts are not numbers (a bound on the work and on Postgres's numeric). */
+export const SQL_NUMBER_MAX_LENGTH = 64
+
+/**
+ * Dialect hooks: SQL fragments whose spelling differs per database, built with
+ * Kysely's `sql` tag. Every user-given string is a bound parameter, never spliced.
+ */
+export interface SqlHooks {
+  /**
+   * The text of top-level key `key` of the JSON document `json` (strings without
+   * quotes, other scalars in JSON spelling); null when the key is missing or JSON null.
+   */
+  jsonText(json: Expression<unknown>, key: string): Expression<string | null>
+  /** True when `pattern` (RE2 syntax) matches anywhere in `text`; null when `text` is null. */
+  regexMatch(text: Expression<string | null>, pattern: string): Expression<SqlBool | null>
+  /**
+   * `text` as a double when it matches `SQL_NUMBER_PATTERN`, is at most
+   * `SQL_NUMBER_MAX_LENGTH` long and is zero or between 1e-300 and 1e300 in
+   * magnitude; otherwise null, never an error.
+   */
+  textToDouble(text: Expression<string | null>): Expression<number | null>
+  /**
+   * `text` as a timestamp without time zone when it matches
+   * `SQL_TIMESTAMP_PATTERN` and names a real date; otherwise null, never an error.
+   */
+  textToTimestamp(text: Expression<string | null>): Expression<Date | null>
+  /** True when `text` equals one of `values`, bound as one array parameter; null when `text` is null. */
+  textInList(text: Expression<string | null>, values: ReadonlyArray<string>): Expression<SqlBool | null>
+}
+
 /** A database Sightline can run on. Create one per `createSightline` call. */
 export interface StorageAdapter {
   /** A short name for messages and logs ("duckdb", "postgres"). Never used for branching. */
   readonly name: string
   readonly capabilities: StorageCapabilities
+  /** How this database spells what Kysely's builders do not cover; usable with no open database. */
+  readonly sql: SqlHooks
   /** Opens the database (creating it if needed). Called once, by `createSightline`. */
   open(): Promise<StorageDriver>
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import { EVENT_COLUMNS, type EventRow, type SightlineDatabase, type StorageAdapter, type StorageDriver } from '@sightline/core/storage'
 import { DuckDBDialect } from './dialect/duckdb-dialect.js'
+import { duckdbSqlHooks } from './duckdb-sql-hooks.js'
 import type { DuckDBConnection } from './dialect/duckdb-connection.js'
 import type { DuckDBInstance as DialectInstance } from './dialect/duckdb-dialect-config.js'
 
@@ -39,6 +40,7 @@ export function duckdbStorage(options: DuckDBStorageOptions = {}): StorageAdapte
   return {
     name: 'duckdb',
     capabilities: { jsonColumnType: 'json', multiProcess: false, rowLocks: false },
+    sql: duckdbSqlHooks,
     async open(): Promise<StorageDriver> {
       let owned: OwnedInstance | undefined
       let instance = options.instance

@@ -6,6 +6,7 @@ import { PGliteDialect } from './dialect/pglite-dialect.js'
 import type { PGliteLike } from './dialect/pglite-dialect-config.js'
 import { insertEvents } from './insert-events.js'
 import { postgresMigrations } from './postgres-migrations.js'
+import { postgresSqlHooks } from './postgres-sql-hooks.js'
 
 interface SchemaOption {
   /**
@@ -48,6 +49,7 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
   return {
     name: 'postgres',
     capabilities: { jsonColumnType: 'jsonb', multiProcess: true, rowLocks: true },
+    sql: postgresSqlHooks,
     async open(): Promise<StorageDriver> {
       if (schema !== undefined) await createSchema(makeDialect(), schema)
       return {

@@ -1,0 +1,159 @@
+import { sql, type Expression, type SqlBool } from 'kysely'
+import { ValidationError } from '../../errors.js'
+import type { SqlHooks } from '../../storage.js'
+import { filterNumber, isFilterTimestamp, regexProblem, valueList, valueText } from './filter-values.js'
+import type { PropertyCondition, PropertyFilters, PropertyGroup } from './property-filters.js'
+
+/** Where the properties of each filter type are, and how the database spells things. */
+export interface PropertyFilterSources {
+  /** The events' `properties` JSON column. */
+  readonly event: Expression<unknown>
+  /** The person's properties; `person` filters are refused without it. */
+  readonly person?: Expression<unknown>
+  /** Each group type index's properties; `group` filters for other indexes are refused. */
+  readonly groups?: Readonly<Record<number, Expression<unknown>>>
+  readonly hooks: SqlHooks
+}
+
+/** Deeper groups are refused: nothing real nests this far, and databases limit expression depth. */
+export const MAX_FILTER_DEPTH = 64
+
+type Bool = Expression<SqlBool>
+type Path = ReadonlyArray<string | number>
+
+const TRUE: Bool = sql<SqlBool>`true`
+const ASCII_UPPER = sql.lit('ABCDEFGHIJKLMNOPQRSTUVWXYZ')
+const ASCII_LOWER = sql.lit('abcdefghijklmnopqrstuvwxyz')
+const foldCase = (e: Expression<string | null>) => sql<string>`translate(${e}, ${ASCII_UPPER}, ${ASCII_LOWER})`
+const foldText = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase())
+
+/** `coalesce(e, fallback)`: every condition is true or false, never null, so NOT and OR compose as PostHog's. */
+const orElse = (e: Expression<SqlBool | null>, fallback: boolean): Bool => sql<SqlBool>`coalesce(${e}, ${sql.lit(fallback)})`
+const all = (parts: ReadonlyArray<Bool>): Bool =>
+  parts.length === 0 ? TRUE : parts.length === 1 ? parts[0]! : sql<SqlBool>`(${sql.join(parts, sql` and `)})`
+const any = (parts: ReadonlyArray<Bool>): Bool =>
+  parts.length === 0 ? TRUE : parts.length === 1 ? parts[0]! : sql<SqlBool>`(${sql.join(parts, sql` or `)})`
+
+const fail = (path: Path, message: string): never => {
+  throw new ValidationError([{ path: ['properties', ...path], message }], { context: 'invalid property filters' })
+}
+
+/**
+ * Compiles decoded property filters to one SQL condition, with PostHog's
+ * semantics (packages/core/README.md, "Property filters"). Every value is a
+ * bound parameter. Throws `ValidationError` for what would not match as
+ * PostHog matches: unknown filter types here, bad numbers, dates or regexes.
+ */
+export function compilePropertyFilters(filters: PropertyFilters, sources: PropertyFilterSources): Bool {
+  return isGroup(filters) ? group(filters, sources, [], 0) : all(filters.map((f, i) => condition(f, sources, [i])))
+}
+
+const isGroup = (f: PropertyFilters): f is PropertyGroup => !Array.isArray(f)
+
+function group(g: PropertyGroup, sources: PropertyFilterSources, path: Path, depth: number): Bool {
+  if (depth >= MAX_FILTER_DEPTH) fail(path, `property groups nest deeper than ${MAX_FILTER_DEPTH} levels`)
+  const parts = g.values.map((v, i) =>
+    'values' in v ? group(v, sources, [...path, 'values', i], depth + 1) : condition(v, sources, [...path, 'values', i]),
+  )
+  return g.type === 'AND' ? all(parts) : any(parts)
+}
+
+function properties(f: PropertyCondition, sources: PropertyFilterSources, path: Path): Expression<unknown> {
+  const type = f.type ?? 'event'
+  switch (type) {
+    case 'event':
+      return sources.event
+    case 'person':
+      return sources.person ?? fail([...path, 'type'], 'person properties cannot be filtered in this query')
+    case 'group': {
+      const index = f.group_type_index
+      const column = index === undefined || index === null ? undefined : sources.groups?.[index]
+      return column ?? fail([...path, 'group_type_index'], `properties of group type ${String(index)} cannot be filtered in this query`)
+    }
+    default:
+      return fail([...path, 'type'], `filter type "${type}" is not available in this version`)
+  }
+}
+
+function condition(f: PropertyCondition, sources: PropertyFilterSources, path: Path): Bool {
+  const { hooks } = sources
+  const operator = f.operator ?? 'exact'
+  const text = hooks.jsonText(properties(f, sources, path), f.key)
+  if (operator === 'is_set') return sql<SqlBool>`(${text} is not null)`
+  if (operator === 'is_not_set') return sql<SqlBool>`(${text} is null)`
+
+  const values = valueList(f.value)
+  const valuePath = [...path, 'value']
+  if (f.value === undefined || f.value === null) fail(valuePath, `operator ${operator} needs a value`)
+  if (operator === 'between' || operator === 'not_between') {
+    const bounds = values.map((v) => filterNumber(v))
+    const [low, high] = bounds
+    if (bounds.length !== 2 || low === undefined || high === undefined) fail(valuePath, `${operator} needs two numbers [min, max]`)
+    if (low! > high!) fail(valuePath, `${operator} needs min <= max`)
+    const n = hooks.textToDouble(text)
+    return operator === 'between'
+      ? orElse(sql`(${n} >= ${double(low!)} and ${n} <= ${double(high!)})`, false)
+      : orElse(sql`(${n} < ${double(low!)} or ${n} > ${double(high!)})`, false)
+  }
+  // PostHog: an empty list matches everything, for every operator but between.
+  if (values.length === 0) return TRUE
+
+  switch (operator) {
+    case 'exact':
+    case 'in':
+      return orElse(equalsAny(text, values, hooks), false)
+    case 'is_not':
+    case 'not_in':
+      return orElse(sql`not ${equalsAny(text, values, hooks)}`, true)
+    case 'icontains':
+      return any(values.map((v) => orElse(sql`(strpos(${foldCase(text)}, ${foldText(valueText(v))}) > 0)`, false)))
+    case 'not_icontains':
+      return all(values.map((v) => orElse(sql`(strpos(${foldCase(text)}, ${foldText(valueText(v))}) = 0)`, true)))
+    case 'regex':
+    case 'not_regex': {
+      const patterns = values.map((v, i) => {
+        const pattern = valueText(v)
+        const problem = regexProblem(pattern)
+        return problem ? fail(Array.isArray(f.value) ? [...valuePath, i] : valuePath, problem) : pattern
+      })
+      return operator === 'regex'
+        ? any(patterns.map((p) => orElse(hooks.regexMatch(text, p), false)))
+        : all(patterns.map((p) => orElse(sql`not ${hooks.regexMatch(text, p)}`, true)))
+    }
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte':
+    case 'min':
+    case 'max': {
+      const op = sql.raw({ gt: '>', gte: '>=', min: '>=', lt: '<', lte: '<=', max: '<=' }[operator])
+      const n = hooks.textToDouble(text)
+      return any(
+        values.map((v, i) => {
+          const number = filterNumber(v)
+          if (number === undefined) fail(Array.isArray(f.value) ? [...valuePath, i] : valuePath, `${operator} needs a number, got ${JSON.stringify(v)}`)
+          return orElse(sql`(${n} ${op} ${double(number!)})`, false)
+        }),
+      )
+    }
+    case 'is_date_exact':
+    case 'is_date_before':
+    case 'is_date_after': {
+      const op = sql.raw({ is_date_exact: '=', is_date_before: '<', is_date_after: '>' }[operator])
+      const at = hooks.textToTimestamp(text)
+      return any(
+        values.map((v, i) => {
+          if (!isFilterTimestamp(v)) fail(Array.isArray(f.value) ? [...valuePath, i] : valuePath, `${operator} needs an ISO 8601 date such as 2024-01-31 or 2024-01-31T12:00:00Z, got ${JSON.stringify(v)}`)
+          return orElse(sql`(${at} ${op} ${hooks.textToTimestamp(sql<string>`cast(${v} as text)`)})`, false)
+        }),
+      )
+    }
+  }
+}
+
+const double = (n: number) => sql<number>`cast(${n} as double precision)`
+
+function equalsAny(text: Expression<string | null>, values: ReadonlyArray<string | number | boolean>, hooks: SqlHooks): Expression<SqlBool | null> {
+  const texts = [...new Set(values.map(valueText))]
+  return texts.length === 1 ? sql<SqlBool>`(${text} = cast(${texts[0]} as text))` : hooks.textInList(text, texts)
+}

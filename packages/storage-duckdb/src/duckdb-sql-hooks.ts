@@ -1,0 +1,26 @@
+import { sql } from 'kysely'
+import { SQL_NUMBER_MAX_LENGTH, SQL_NUMBER_PATTERN, SQL_TIMESTAMP_PATTERN, type SqlHooks } from '@sightline/core/storage'
+
+/**
+ * A JSON Pointer (RFC 6901) to a top-level key. DuckDB's JSONPath form
+ * (`$."key"`) cannot name the empty key; a pointer names every string once
+ * `~` and `/` are escaped, and it is bound as a parameter like any value.
+ */
+export const jsonPointer = (key: string): string => '/' + key.replaceAll('~', '~0').replaceAll('/', '~1')
+
+// A zero mantissa: the texts whose double is legitimately 0 (1e-400 rounds to 0 but is not zero).
+const ZERO_PATTERN = '^-?[0.]+([eE][-+]?[0-9]+)?$'
+
+/** DuckDB's spelling of the dialect hooks. */
+export const duckdbSqlHooks: SqlHooks = {
+  jsonText: (json, key) => sql<string | null>`json_extract_string(${json}, ${jsonPointer(key)})`,
+  // DuckDB's `~` must match the whole text; regexp_matches finds a match anywhere (RE2).
+  regexMatch: (text, pattern) => sql`regexp_matches(${text}, ${pattern})`,
+  textToDouble: (text) => {
+    const d = sql`try_cast(${text} as double)`
+    return sql<number | null>`(case when length(${text}) <= ${sql.lit(SQL_NUMBER_MAX_LENGTH)} and regexp_full_match(${text}, ${sql.lit(SQL_NUMBER_PATTERN)}) then (case when (${d} = 0 and regexp_full_match(${text}, ${sql.lit(ZERO_PATTERN)})) or (abs(${d}) > 1e-300 and abs(${d}) < 1e300) then ${d} end) end)`
+  },
+  textToTimestamp: (text) =>
+    sql<Date | null>`(case when regexp_full_match(${text}, ${sql.lit(SQL_TIMESTAMP_PATTERN)}) then try_cast(replace(rtrim(${text}, 'Z'), 'T', ' ') as timestamp) end)`,
+  textInList: (text, values) => sql`list_contains(${[...values]}, ${text})`,
+}

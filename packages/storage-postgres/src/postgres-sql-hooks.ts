@@ -1,0 +1,25 @@
+import { sql } from 'kysely'
+import { SQL_NUMBER_MAX_LENGTH, SQL_NUMBER_PATTERN, SQL_TIMESTAMP_PATTERN, type SqlHooks } from '@sightline/core/storage'
+
+/**
+ * Postgres's spelling of the dialect hooks. Casts that would raise on bad
+ * input are guarded by nested CASEs: Postgres does not promise the order in
+ * which AND evaluates, but a CASE only evaluates the branch it takes.
+ * (`pg_input_is_valid` would be simpler but needs Postgres 16.)
+ */
+export const postgresSqlHooks: SqlHooks = {
+  jsonText: (json, key) => sql<string | null>`(${json} ->> cast(${key} as text))`,
+  regexMatch: (text, pattern) => sql`(${text} ~ cast(${pattern} as text))`,
+  textToDouble: (text) => {
+    // The pattern allows at most 64 characters and a 3-digit exponent, which numeric always holds.
+    const n = sql`cast(${text} as numeric)`
+    return sql<number | null>`(case when length(${text}) <= ${sql.lit(SQL_NUMBER_MAX_LENGTH)} and ${text} ~ ${sql.lit(SQL_NUMBER_PATTERN)} then (case when ${n} = 0 or (abs(${n}) > 1e-300 and abs(${n}) < 1e300) then cast(${n} as double precision) end) end)`
+  },
+  textToTimestamp: (text) => {
+    // The pattern checks each field's range; the day is checked by adding it to the
+    // first of the month and seeing whether the month changed (2024-02-30 -> March).
+    const day = sql`(cast(substr(${text}, 1, 8) || '01' as date) + (cast(substr(${text}, 9, 2) as integer) - 1))`
+    return sql<Date | null>`(case when ${text} ~ ${sql.lit(SQL_TIMESTAMP_PATTERN)} then (case when to_char(${day}, 'MM') = substr(${text}, 6, 2) then cast(replace(rtrim(${text}, 'Z'), 'T', ' ') as timestamp) end) end)`
+  },
+  textInList: (text, values) => sql`(${text} = any(cast(${[...values]} as text[])))`,
+}

@@ -1,0 +1,29 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openFilterDb, serverSkipReason, targets, type FilterDb } from './filter-db.js'
+import { referenceMatches, type RefFilters } from './reference-filter.js'
+import { EXAMPLES, ROWS } from './worked-examples.js'
+
+describe('property filters: worked examples (reference)', () => {
+  it.each(EXAMPLES)('%s', (_name, filters, expected) => {
+    const ids = ROWS.filter((r) => referenceMatches(filters as RefFilters, r as never)).map((r) => r.id)
+    expect(ids).toEqual(expected)
+  })
+})
+
+for (const target of targets) {
+  describe(`property filters: worked examples on ${target.name}`, () => {
+    let db: FilterDb
+    beforeAll(async () => {
+      db = await openFilterDb(target)
+      await db.load(ROWS)
+    })
+    afterAll(() => db?.close())
+    it.each(EXAMPLES)('%s', async (_name, filters, expected) => {
+      expect(await db.select(filters)).toEqual(expected)
+    })
+  })
+}
+
+describe.skipIf(!serverSkipReason)('postgres (server)', () => {
+  it.skip(serverSkipReason ?? '', () => {})
+})
