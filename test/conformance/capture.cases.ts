@@ -175,6 +175,7 @@ export function captureCases(target: ConformanceTarget): void {
         const window = await e.sightline.events.list(e.projectId, { after: '2026-02-02T00:00:00Z', before: '2026-02-05T00:00:00Z', distinctId: 'a' })
         expect(window.map((x) => x.timestamp.slice(0, 10))).toEqual(['2026-02-04', '2026-02-03'])
         expect(await e.sightline.events.list(e.projectId, { limit: 3 })).toHaveLength(3)
+        expect(await e.sightline.events.list(e.projectId, { distinctId: 'a\u0000', event: '\ud800' })).toEqual([])
         await expect(e.sightline.events.list(e.projectId, { after: 'soon' })).rejects.toBeInstanceOf(ValidationError)
       } finally {
         await e.close()

@@ -45,6 +45,9 @@ export function resourceCases(target: ConformanceTarget): void {
         expect(filters).toEqual([{ key: 'email', value: '@acme.io', operator: 'not_icontains', type: 'person' }])
         expect(await e.sightline.projects.getByApiToken(project.apiToken)).toMatchObject({ id: project.id })
         expect(await e.sightline.projects.getByApiToken('phc_nope')).toBeNull()
+        // Found by fuzzing the capture endpoint: a token Postgres cannot even compare names no project.
+        expect(await e.sightline.projects.getByApiToken('\u0000')).toBeNull()
+        expect(await e.sightline.projects.getByApiToken("phc_' or 1=1 --")).toBeNull()
         const updated = await e.sightline.projects.update(project.id, { timezone: 'UTC', weekStartDay: 0 })
         expect(updated).toMatchObject({ timezone: 'UTC', weekStartDay: 0, name: 'Mobile' })
         expect((await e.sightline.projects.list({ organizationId: e.organizationId })).map((p) => p.id)).toEqual([e.projectId, project.id])

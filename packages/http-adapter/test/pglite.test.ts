@@ -69,3 +69,9 @@ test('text Postgres cannot store, in capture payloads, is never a 500', async ()
 test('no request makes a 5xx or hangs (Postgres rejects more than DuckDB: NUL, bad surrogates)', async () => {
   await assertNever500(w, 200)
 }, 120_000)
+
+test('a capture token Postgres cannot compare (U+0000) is a 401, not a 500 (found by the fuzz property)', async () => {
+  const r = await w.call('POST', '/capture/?offset=-1145133577', { key: null, body: { token: '\u0000', event: 'e', distinct_id: 'u' } })
+  expect(r.status).toBe(401)
+  expect(await json(r)).toMatchObject({ type: 'authentication_error', code: 'invalid_api_key' })
+})

@@ -15,6 +15,7 @@ import { DEFAULT_PAGE_SIZE, PageOptions, type Page } from '../model/page.js'
 import type { EventDefinitionsTable } from '../storage.js'
 import { formatTimestamp, nowIso, parseTimestamp } from '../time/timestamp.js'
 import { decodeOrThrow } from '../util/decode.js'
+import { sanitizeText } from '../util/sanitize-text.js'
 import { isUuid } from '../util/uuid.js'
 import { DefinitionsCache } from '../ingest/definitions-cache.js'
 import { diffFields, recordActivity } from './activity-log.js'
@@ -60,7 +61,7 @@ export function eventDefinitionsService(ctx: EngineContext) {
       const { limit = DEFAULT_PAGE_SIZE, offset = 0 } = decodeOrThrow(PageOptions, { limit: options.limit, offset: options.offset }, 'invalid page')
       let query = ctx.db.selectFrom('event_definitions').where('project_id', '=', projectId)
       if (options.search) {
-        const pattern = `%${options.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+        const pattern = `%${sanitizeText(options.search).replace(/[\\%_]/g, (c) => `\\${c}`)}%`
         // DuckDB's LIKE has no default escape character: name it, for both databases.
         query = query.where(sql<boolean>`name like ${pattern} escape '\\'`)
       }

@@ -4,13 +4,14 @@ import { ValidationError } from '../errors.js'
 import { ListEventsInput, type StoredEvent } from '../model/event.js'
 import { formatTimestamp, parseTimestamp } from '../time/timestamp.js'
 import { decodeOrThrow } from '../util/decode.js'
+import { sanitizeText } from '../util/sanitize-text.js'
 
 export function eventsService(ctx: EngineContext) {
   return {
     /** Events of a project, newest first (ties by uuid, descending). */
     async list(projectId: number, input: ListEventsInput = {}): Promise<StoredEvent[]> {
       ctx.assertOpen()
-      const o = decodeOrThrow(ListEventsInput, input, 'invalid event list options')
+      const o = decodeOrThrow(ListEventsInput, input, 'invalid event list options', [], { allowUnstorableText: true })
       const bound = (name: 'after' | 'before') => {
         const value = o[name]
         if (value === undefined) return undefined
@@ -21,8 +22,9 @@ export function eventsService(ctx: EngineContext) {
       const after = bound('after')
       const before = bound('before')
       let query = ctx.db.selectFrom('events').selectAll().where('project_id', '=', projectId)
-      if (o.event !== undefined) query = query.where('event', '=', o.event)
-      if (o.distinctId !== undefined) query = query.where('distinct_id', '=', o.distinctId)
+      // Stored text went through sanitizeText at capture: a filter does too, so that it matches what was stored.
+      if (o.event !== undefined) query = query.where('event', '=', sanitizeText(o.event))
+      if (o.distinctId !== undefined) query = query.where('distinct_id', '=', sanitizeText(o.distinctId))
       if (after !== undefined) query = query.where('timestamp', '>', after)
       if (before !== undefined) query = query.where('timestamp', '<', before)
       const rows = await runStorage('list events', () =>

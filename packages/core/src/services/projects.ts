@@ -88,6 +88,8 @@ export function projectsService(ctx: EngineContext) {
     /** The project whose capture token this is, or null. */
     async getByApiToken(token: string): Promise<Project | null> {
       ctx.assertOpen()
+      // Tokens are url-safe ASCII: anything else names no project (and some text Postgres cannot even compare).
+      if (!/^[A-Za-z0-9_-]{1,200}$/.test(token)) return null
       const row = await runStorage('find project by token', () =>
         ctx.db.selectFrom('projects').selectAll().where('api_token', '=', token).executeTakeFirst(),
       )
