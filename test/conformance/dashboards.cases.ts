@@ -1,0 +1,175 @@
+import { describe, expect } from 'vitest'
+import { ConflictError, NotFoundError } from '@sightline/core'
+import { conformanceCase } from './case.js'
+import { count, openEngine } from './harness.js'
+import type { ConformanceTarget } from './target.js'
+import { iso, json, user, tilesOf, written, failure, ids } from './insights.support.js'
+
+export function dashboardCases(target: ConformanceTarget): void {
+  describe('dashboards', () => {
+    conformanceCase(target, 'dashboards are created, listed, updated and soft-deleted, with activity entries', async () => {
+      const e = await openEngine(target)
+      try {
+        const ada = await user(e, 'Ada')
+        const filters = { date_from: '-7d', date_to: null, properties: [{ key: '$browser', value: 'Chrome', operator: 'exact', type: 'event' }], explicitDate: true }
+        const main = await e.sightline.dashboards.create(e.projectId, { name: 'Main', description: 'KPIs', filters }, { userId: ada.id })
+        expect(main).toEqual({
+          id: main.id,
+          name: 'Main',
+          description: 'KPIs',
+          filters,
+          createdAt: iso(0),
+          createdBy: { id: ada.id, uuid: ada.uuid, distinctId: ada.distinctId, firstName: 'Ada', email: 'ada@acme.io', isEmailVerified: false },
+          tiles: [],
+        })
+        const [row] = await e.db.raw<Record<string, unknown>>('select project_id, name, description, filters, deleted, created_by from dashboards where id = $1', [main.id])
+        expect({ ...row, filters: json(row!.filters) }).toEqual({ project_id: e.projectId, name: 'Main', description: 'KPIs', filters, deleted: false, created_by: ada.id })
+        const alpha = await e.sightline.dashboards.create(e.projectId, { name: 'Alpha' })
+        expect(alpha).toMatchObject({ description: '', filters: {}, createdBy: null })
+        expect(ids(await e.sightline.dashboards.list(e.projectId))).toEqual([alpha.id, main.id])
+        expect(await e.sightline.dashboards.list(e.projectId, { limit: 1, offset: 1 })).toMatchObject({ count: 2, results: [{ id: main.id }] })
+
+        const updated = await e.sightline.dashboards.update(e.projectId, main.id, { name: 'Main KPIs', filters: { date_from: '-30d' } }, { userId: ada.id })
+        expect(updated).toMatchObject({ name: 'Main KPIs', description: 'KPIs', filters: { date_from: '-30d' } })
+        await e.sightline.dashboards.update(e.projectId, main.id, { description: 'KPIs' })
+        const before = await written(e.db)
+        for (const [input, attr] of [
+          [{ filters: { date_from: 3 } }, 'filters__date_from'],
+          [{ filters: { properties: 'x' } }, 'filters__properties'],
+          [{ filters: { when: new Date() } }, 'filters'],
+          [{ name: 5 }, 'name'],
+        ] as const) {
+          expect((await failure(e.sightline.dashboards.update(e.projectId, main.id, input as never))).attr).toBe(attr)
+        }
+        expect((await failure(e.sightline.dashboards.create(e.projectId, {} as never))).attr).toBe('name')
+        expect(await written(e.db)).toEqual(before)
+
+        await e.sightline.dashboards.delete(e.projectId, main.id, { userId: ada.id })
+        await expect(e.sightline.dashboards.get(e.projectId, main.id)).rejects.toBeInstanceOf(NotFoundError)
+        await expect(e.sightline.dashboards.update(e.projectId, main.id, { name: 'x' })).rejects.toBeInstanceOf(NotFoundError)
+        await expect(e.sightline.dashboards.delete(e.projectId, main.id)).rejects.toBeInstanceOf(NotFoundError)
+        expect(ids(await e.sightline.dashboards.list(e.projectId))).toEqual([alpha.id])
+        expect(await count(e.db, 'dashboards', 'deleted')).toBe(1)
+
+        const log = await e.sightline.activity.list({ projectId: e.projectId, scope: 'Dashboard', itemId: main.id })
+        expect(log.results.map((r) => [r.activity, r.userId])).toEqual([
+          ['deleted', ada.id],
+          ['updated', ada.id],
+          ['created', ada.id],
+        ])
+        expect(log.results[1]!.detail).toEqual({
+          name: 'Main KPIs',
+          changes: [
+            { type: 'Dashboard', action: 'changed', field: 'name', before: 'Main', after: 'Main KPIs' },
+            { type: 'Dashboard', action: 'changed', field: 'filters', before: filters, after: { date_from: '-30d' } },
+          ],
+        })
+        expect(log.results[0]!.detail.changes).toEqual([{ type: 'Dashboard', action: 'changed', field: 'deleted', before: false, after: true }])
+      } finally {
+        await e.close()
+      }
+    })
+
+    conformanceCase(target, 'tiles are added, restyled and removed, and the insight lists them', async () => {
+      const e = await openEngine(target)
+      try {
+        const ada = await user(e, 'Ada')
+        const main = await e.sightline.dashboards.create(e.projectId, { name: 'Main' })
+        const side = await e.sightline.dashboards.create(e.projectId, { name: 'Side' })
+        const i1 = await e.sightline.insights.create(e.projectId, { name: 'I1' })
+        const i2 = await e.sightline.insights.create(e.projectId, { name: 'I2', order: 1 })
+
+        const layouts = { sm: { x: 0, y: 0, w: 6, h: 5 } }
+        const t1 = await e.sightline.dashboards.addTile(e.projectId, main.id, { insightId: i1.id, layouts, color: 'blue' }, { userId: ada.id })
+        expect(t1).toEqual({ id: t1.id, dashboardId: main.id, insightId: i1.id, layouts, color: 'blue', deleted: false })
+        const t2 = await e.sightline.dashboards.addTile(e.projectId, main.id, { insightId: i2.id })
+        expect(t2).toMatchObject({ layouts: {}, color: null })
+        // Tiles by their insight's order (unset last), then id.
+        expect((await e.sightline.dashboards.get(e.projectId, main.id)).tiles.map((t) => t.id)).toEqual([t2.id, t1.id])
+        expect(await e.sightline.insights.get(e.projectId, i1.id)).toMatchObject({ dashboards: [main.id], dashboardTiles: [{ id: t1.id, dashboardId: main.id, deleted: false }] })
+        const [added] = (await e.sightline.insights.activity(e.projectId, i1.id)).results
+        expect(added).toMatchObject({ activity: 'updated', userId: ada.id, detail: { name: 'I1', short_id: i1.shortId } })
+        expect(added!.detail.changes).toEqual([{ type: 'Insight', action: 'changed', field: 'dashboards', before: [], after: [{ id: main.id, name: 'Main' }] }])
+
+        let before = await written(e.db)
+        const twice = await failure(e.sightline.dashboards.addTile(e.projectId, main.id, { insightId: i1.id }))
+        expect(twice).toBeInstanceOf(ConflictError)
+        expect(twice.attr).toBe('insightId')
+        expect((await failure(e.sightline.dashboards.addTile(e.projectId, main.id, { insightId: 999_999 }))).attr).toBe('insightId')
+        expect((await failure(e.sightline.dashboards.addTile(e.projectId, main.id, { insightId: i1.id, layouts: [] as never }))).attr).toBe('layouts')
+        expect(await failure(e.sightline.dashboards.addTile(e.projectId, 999_999, { insightId: i1.id }))).toBeInstanceOf(NotFoundError)
+        expect(await failure(e.sightline.dashboards.updateTile(e.projectId, side.id, t1.id, { color: 'red' }))).toBeInstanceOf(NotFoundError)
+        expect(await failure(e.sightline.dashboards.removeTile(e.projectId, side.id, t1.id))).toBeInstanceOf(NotFoundError)
+        expect(await written(e.db)).toEqual(before)
+
+        // Layout and colour are not in the activity log (PostHog leaves them out).
+        const logged = await count(e.db, 'activity_log', "scope in ('Insight', 'Dashboard')")
+        const restyled = await e.sightline.dashboards.updateTile(e.projectId, main.id, t1.id, { layouts: { sm: { x: 6, y: 0, w: 6, h: 5 } }, color: null })
+        expect(restyled).toMatchObject({ layouts: { sm: { x: 6, y: 0, w: 6, h: 5 } }, color: null })
+        const [tileRow] = await e.db.raw<Record<string, unknown>>('select layouts, color from dashboard_tiles where id = $1', [t1.id])
+        expect({ layouts: json(tileRow!.layouts), color: tileRow!.color }).toEqual({ layouts: { sm: { x: 6, y: 0, w: 6, h: 5 } }, color: null })
+        expect(await count(e.db, 'activity_log', "scope in ('Insight', 'Dashboard')")).toBe(logged)
+
+        await e.sightline.dashboards.removeTile(e.projectId, main.id, t1.id, { userId: ada.id })
+        expect((await e.sightline.dashboards.get(e.projectId, main.id)).tiles.map((t) => t.id)).toEqual([t2.id])
+        expect((await e.sightline.insights.get(e.projectId, i1.id)).dashboards).toEqual([])
+        expect((await tilesOf(e.db, i1.id)).map((t) => t.deleted)).toEqual([true])
+        await expect(e.sightline.dashboards.removeTile(e.projectId, main.id, t1.id)).rejects.toBeInstanceOf(NotFoundError)
+        // Adding it again restores the same tile with the new look.
+        const again = await e.sightline.dashboards.addTile(e.projectId, main.id, { insightId: i1.id, color: 'green' })
+        expect(again).toMatchObject({ id: t1.id, color: 'green', layouts: {}, deleted: false })
+        expect(await count(e.db, 'dashboard_tiles')).toBe(2)
+        expect((await e.sightline.insights.activity(e.projectId, i1.id)).results.map((r) => r.detail.changes[0]?.after)).toEqual([
+          [{ id: main.id, name: 'Main' }],
+          [],
+          [{ id: main.id, name: 'Main' }],
+          undefined,
+        ])
+
+        // A deleted insight's tile is hidden and cannot be added.
+        await e.sightline.insights.update(e.projectId, i2.id, { deleted: true })
+        expect((await e.sightline.dashboards.get(e.projectId, main.id)).tiles.map((t) => t.id)).toEqual([t1.id])
+        before = await written(e.db)
+        expect((await failure(e.sightline.dashboards.addTile(e.projectId, side.id, { insightId: i2.id }))).attr).toBe('insightId')
+        expect(await written(e.db)).toEqual(before)
+
+        // Deleting the dashboard removes its tiles; the insights stay.
+        await e.sightline.dashboards.delete(e.projectId, main.id)
+        expect(await count(e.db, 'dashboard_tiles', 'not deleted')).toBe(0)
+        expect((await e.sightline.insights.get(e.projectId, i1.id)).dashboards).toEqual([])
+        await expect(e.sightline.dashboards.addTile(e.projectId, main.id, { insightId: i1.id })).rejects.toBeInstanceOf(NotFoundError)
+      } finally {
+        await e.close()
+      }
+    })
+
+    conformanceCase(target, "another project's dashboard is not found, and its insights cannot be added", async () => {
+      const e = await openEngine(target)
+      try {
+        const other = await e.sightline.projects.create({ organizationId: e.organizationId, name: 'Other' })
+        const mine = await e.sightline.dashboards.create(e.projectId, { name: 'Mine' })
+        const theirs = await e.sightline.insights.create(other.id, { name: 'Theirs' })
+        const ours = await e.sightline.insights.create(e.projectId, { name: 'Ours' })
+        const tile = await e.sightline.dashboards.addTile(e.projectId, mine.id, { insightId: ours.id })
+        const before = await written(e.db)
+        expect(await failure(e.sightline.dashboards.get(other.id, mine.id))).toBeInstanceOf(NotFoundError)
+        expect(await failure(e.sightline.dashboards.update(other.id, mine.id, { name: 'x' }))).toBeInstanceOf(NotFoundError)
+        expect(await failure(e.sightline.dashboards.delete(other.id, mine.id))).toBeInstanceOf(NotFoundError)
+        expect(await failure(e.sightline.dashboards.addTile(other.id, mine.id, { insightId: theirs.id }))).toBeInstanceOf(NotFoundError)
+        expect(await failure(e.sightline.dashboards.updateTile(other.id, mine.id, tile.id, { color: 'red' }))).toBeInstanceOf(NotFoundError)
+        expect(await failure(e.sightline.dashboards.removeTile(other.id, mine.id, tile.id))).toBeInstanceOf(NotFoundError)
+        expect((await failure(e.sightline.dashboards.addTile(e.projectId, mine.id, { insightId: theirs.id }))).attr).toBe('insightId')
+        for (const bad of [1.5, 0, 2 ** 40]) {
+          expect(await failure(e.sightline.dashboards.get(e.projectId, bad))).toBeInstanceOf(NotFoundError)
+          expect(await failure(e.sightline.dashboards.removeTile(e.projectId, mine.id, bad))).toBeInstanceOf(NotFoundError)
+        }
+        expect(await failure(e.sightline.dashboards.list(999_999))).toBeInstanceOf(NotFoundError)
+        expect(await failure(e.sightline.dashboards.create(999_999, { name: 'x' }))).toBeInstanceOf(NotFoundError)
+        expect(await written(e.db)).toEqual(before)
+        expect((await e.sightline.dashboards.list(other.id)).count).toBe(0)
+      } finally {
+        await e.close()
+      }
+    })
+  })
+}
