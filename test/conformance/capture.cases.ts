@@ -227,5 +227,36 @@ export function captureCases(target: ConformanceTarget): void {
         await e.close()
       }
     })
+
+    conformanceCase(target, 'autocapture elements are stored as the elements chain, outside the properties', async () => {
+      const e = await openEngine(target)
+      try {
+        // posthog-js's $elements: the clicked element first, then its ancestors.
+        const elements = [
+          { tag_name: 'a', $el_text: 'Sign up', classes: ['btn-primary', 'btn'], attr__class: 'btn-primary btn', attr__href: '/signup', nth_child: 2, nth_of_type: 1 },
+          { tag_name: 'div', classes: ['hero'], attr__class: 'hero', nth_child: 1, nth_of_type: 1 },
+          { tag_name: 'button', $el_text: 'Say "hi"', attr__id: 'x' },
+        ]
+        await e.sightline.capture(e.projectId, [
+          { event: '$autocapture', distinctId: 'u', timestamp: '2026-02-27T10:00:01Z', properties: { $event_type: 'click', $elements: elements } },
+          { event: '$autocapture', distinctId: 'u', timestamp: '2026-02-27T10:00:02Z', properties: { $elements_chain: 'span:text="sent"', $elements: elements } },
+          { event: '$pageview', distinctId: 'u', timestamp: '2026-02-27T10:00:03Z', properties: { $elements_chain: 42 } },
+        ])
+        const rows = await e.db.raw<{ elements_chain: string; properties: unknown }>(
+          `select elements_chain, properties from events order by ${e.db.epochMicros('timestamp')}`,
+        )
+        // Derived by hand from PostHog's elementsToString: classes sorted, attributes sorted by key, quotes escaped.
+        const chain =
+          'a.btn.btn-primary:attr__class="btn-primary btn"attr__href="/signup"href="/signup"nth-child="2"nth-of-type="1"text="Sign up";' +
+          'div.hero:attr__class="hero"nth-child="1"nth-of-type="1";' +
+          'button:attr__id="x"attr_id="x"nth-child="0"nth-of-type="0"text="Say \\"hi\\""'
+        expect(rows.map((r) => r.elements_chain)).toEqual([chain, 'span:text="sent"', ''])
+        expect(rows.map((r) => json(r.properties))).toEqual([{ $event_type: 'click' }, {}, {}])
+        const listed = await e.sightline.events.list(e.projectId)
+        expect(listed.map((x) => x.elementsChain)).toEqual(['', 'span:text="sent"', chain])
+      } finally {
+        await e.close()
+      }
+    })
   })
 }

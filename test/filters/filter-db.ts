@@ -21,6 +21,8 @@ export interface FilterRow {
   id: number
   event: Record<string, unknown>
   person?: Record<string, unknown>
+  /** The row's `elements_chain`; '' when missing. */
+  elementsChain?: string
 }
 
 export interface FilterDb {
@@ -37,7 +39,7 @@ export async function openFilterDb(target: ConformanceTarget): Promise<FilterDb>
   const driver = await adapter.open()
   const db = new Kysely<any>({ dialect: driver.dialect })
   const json = sql.raw(adapter.capabilities.jsonColumnType)
-  await sql`create table filter_events (id integer, properties ${json}, person_properties ${json})`.execute(db)
+  await sql`create table filter_events (id integer, properties ${json}, person_properties ${json}, elements_chain text not null)`.execute(db)
   return {
     adapter,
     async load(rows) {
@@ -45,13 +47,14 @@ export async function openFilterDb(target: ConformanceTarget): Promise<FilterDb>
       if (rows.length === 0) return
       await db
         .insertInto('filter_events')
-        .values(rows.map((r) => ({ id: r.id, properties: JSON.stringify(r.event), person_properties: JSON.stringify(r.person ?? {}) })))
+        .values(rows.map((r) => ({ id: r.id, properties: JSON.stringify(r.event), person_properties: JSON.stringify(r.person ?? {}), elements_chain: r.elementsChain ?? '' })))
         .execute()
     },
     async select(filters) {
       const where = compilePropertyFilters(decodePropertyFilters(filters), {
         event: sql.ref('properties'),
         person: sql.ref('person_properties'),
+        elementsChain: sql.ref('elements_chain'),
         hooks: adapter.sql,
       })
       const rows = await db.selectFrom('filter_events').select('id').where(where).orderBy('id').execute()

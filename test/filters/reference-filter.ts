@@ -4,6 +4,8 @@
  * A property's text: strings as they are, numbers and booleans in JSON
  * spelling, null when missing or JSON null.
  */
+import { parseSelector, selectorPattern } from '../../packages/core/src/query/filters/element-filters.js'
+
 type Json = string | number | boolean | null | undefined
 type Scalar = string | number | boolean
 export interface RefCondition {
@@ -22,6 +24,8 @@ export type RefFilters = RefCondition[] | RefGroup
 export interface RefRow {
   event: Record<string, Json>
   person?: Record<string, Json>
+  /** The event's elements chain; '' when missing. */
+  elementsChain?: string
 }
 
 const textOf = (v: Json): string | null => (v === null || v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v))
@@ -47,6 +51,7 @@ function timestamp(t: string | null): number | null {
 const numberValue = (v: Scalar): number => (typeof v === 'number' ? v : Number(v))
 
 function condition(c: RefCondition, row: RefRow): boolean {
+  if (c.type === 'element') return elementCondition(c, row.elementsChain ?? '')
   const props = c.type === 'person' ? row.person ?? {} : row.event
   const t = textOf(Object.hasOwn(props, c.key) ? props[c.key] : undefined)
   const op = c.operator ?? 'exact'
@@ -92,6 +97,42 @@ function condition(c: RefCondition, row: RefRow): boolean {
     }
   }
   throw new Error(`reference: unknown operator ${op}`)
+}
+
+const reEscape = (s: string) => s.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&')
+const NEGATED = new Set(['is_not', 'not_icontains', 'not_regex', 'is_not_set'])
+
+/**
+ * posthog/hogql/property.py's element branch: regexes over the chain. The
+ * selector's regex comes from core's `build_selector_regex` port (its
+ * translation is pinned by the worked examples, not re-derived here).
+ */
+function elementCondition(c: RefCondition, chain: string): boolean {
+  const op = c.operator ?? 'exact'
+  const negated = NEGATED.has(op)
+  const test = (pattern: string, fold = false) => new RegExp(pattern, 'u').test(fold ? lowerAscii(chain) : chain) !== negated
+  if (op === 'is_set' || op === 'is_not_set') return test(`(${c.key}="[^"]+")`)
+  const values: Scalar[] = c.value === null || c.value === undefined ? [] : Array.isArray(c.value) ? c.value : [c.value]
+  if (values.length === 0) return true
+  const results = values.map(String).map((v) => {
+    const quoted = v.replace(/"/g, '\\"')
+    switch (c.key) {
+      case 'tag_name':
+        return test(`(^|;)${reEscape(v)}(\\.|$|;|:)`)
+      case 'selector': {
+        const parts = parseSelector(v)
+        if (typeof parts === 'string') throw new Error(`reference: ${parts}`)
+        return test(selectorPattern(parts))
+      }
+      default:
+        return op === 'icontains' || op === 'not_icontains'
+          ? test(`(${c.key}="[^"]*${reEscape(lowerAscii(quoted))}[^"]*")`, true)
+          : op === 'regex' || op === 'not_regex'
+            ? test(`(${c.key}="${v}")`)
+            : test(`(${c.key}="${reEscape(quoted)}")`)
+    }
+  })
+  return negated ? results.every(Boolean) : results.some(Boolean)
 }
 
 function group(g: RefGroup | RefCondition, row: RefRow): boolean {

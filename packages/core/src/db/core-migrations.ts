@@ -262,5 +262,13 @@ export function coreMigrations(capabilities: StorageCapabilities): Record<string
           .execute()
       },
     },
+    core_0003_elements_chain: {
+      async up(db: Kysely<any>) {
+        // Added last: DuckDB's Appender writes values in table column order (see EVENT_COLUMNS).
+        // Two statements: DuckDB refuses constraints in ADD COLUMN, and SET NOT NULL works there while events has no index.
+        await db.schema.alterTable('events').addColumn('elements_chain', 'text', (c) => c.defaultTo('')).execute()
+        await db.schema.alterTable('events').alterColumn('elements_chain', (c) => c.setNotNull()).execute()
+      },
+    },
   }
 }

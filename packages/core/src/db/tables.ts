@@ -134,6 +134,8 @@ export interface EventsTable {
   group_4: string
   session_id: string | null
   inserted_at: Timestamp
+  /** PostHog's autocapture elements chain (`tag.class:attr="v";...`), '' when the event has none. */
+  elements_chain: string
 }
 
 export interface EventDefinitionsTable {
@@ -287,6 +289,7 @@ export interface EventRow {
   readonly group_4: string
   readonly session_id: string | null
   readonly inserted_at: string
+  readonly elements_chain: string
 }
 
 /** The columns of `EventRow`, in the order adapters write them. */
@@ -304,4 +307,6 @@ export const EVENT_COLUMNS = [
   'group_4',
   'session_id',
   'inserted_at',
+  // Last: the column was added by a later migration, and DuckDB's Appender follows table order.
+  'elements_chain',
 ] as const satisfies ReadonlyArray<keyof EventRow>

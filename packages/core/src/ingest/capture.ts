@@ -7,6 +7,7 @@ import type { EventRow } from '../storage.js'
 import { dateToMicros, formatTimestamp } from '../time/timestamp.js'
 import { chunk } from '../util/chunk.js'
 import { decodeOrThrow } from '../util/decode.js'
+import { takeElementsChain } from './elements-chain.js'
 import { DefinitionsCollector } from './definitions-collector.js'
 import { GroupStore } from './group-store.js'
 import { isDistinctIdIllegal } from './illegal-distinct-id.js'
@@ -46,6 +47,7 @@ export async function capture(ctx: EngineContext, projectId: number, input: unkn
         const rows: EventRow[] = []
         for (const event of fresh) {
           if (event.timestampInFuture) warnings.push({ index: event.index, type: 'event_timestamp_in_future', detail: 'timestamp more than 23 hours ahead: replaced by now' })
+          const elementsChain = takeElementsChain(event.properties)
           const groupKeys = await processEvent(event, persons, groups, definitions, warnings)
           if (!groupKeys) continue
           rows.push({
@@ -62,6 +64,7 @@ export async function capture(ctx: EngineContext, projectId: number, input: unkn
             group_4: groupKeys[4]!,
             session_id: typeof event.properties.$session_id === 'string' ? event.properties.$session_id : null,
             inserted_at: insertedAt,
+            elements_chain: elementsChain,
           })
         }
         await persons.flush()

@@ -12,6 +12,8 @@ export interface StoredEvent {
   /** Group keys by group type index (index 0..4); null where the event has none. */
   readonly groups: ReadonlyArray<string | null>
   readonly sessionId: string | null
+  /** PostHog's autocapture elements chain; '' when the event has none. */
+  readonly elementsChain: string
 }
 
 export const ListEventsInput = Schema.Struct({

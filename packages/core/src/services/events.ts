@@ -38,6 +38,7 @@ export function eventsService(ctx: EngineContext) {
         properties: r.properties,
         groups: [r.group_0, r.group_1, r.group_2, r.group_3, r.group_4].map((g) => (g === '' ? null : g)),
         sessionId: r.session_id,
+        elementsChain: r.elements_chain,
       }))
     },
   }

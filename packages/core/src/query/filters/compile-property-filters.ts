@@ -3,6 +3,7 @@ import { ValidationError } from '../../errors.js'
 import type { SqlHooks } from '../../storage.js'
 import { filterNumber, isFilterTimestamp, regexProblem, valueList, valueText } from './filter-values.js'
 import type { PropertyCondition, PropertyFilters, PropertyGroup } from './property-filters.js'
+import { elementKeyPattern, parseSelector, selectorPattern, tagNamePattern, type ElementKeyOperator } from './element-filters.js'
 
 /** Where the properties of each filter type are, and how the database spells things. */
 export interface PropertyFilterSources {
@@ -12,6 +13,8 @@ export interface PropertyFilterSources {
   readonly person?: Expression<unknown>
   /** Each group type index's properties; `group` filters for other indexes are refused. */
   readonly groups?: Readonly<Record<number, Expression<unknown>>>
+  /** The events' `elements_chain` text column; `element` filters are refused without it. */
+  readonly elementsChain?: Expression<string>
   readonly hooks: SqlHooks
 }
 
@@ -76,6 +79,7 @@ function properties(f: PropertyCondition, sources: PropertyFilterSources, path: 
 }
 
 function condition(f: PropertyCondition, sources: PropertyFilterSources, path: Path): Bool {
+  if (f.type === 'element') return elementCondition(f, sources, path)
   const { hooks } = sources
   const operator = f.operator ?? 'exact'
   const text = hooks.jsonText(properties(f, sources, path), f.key)
@@ -156,4 +160,53 @@ const double = (n: number) => sql<number>`cast(${n} as double precision)`
 function equalsAny(text: Expression<string | null>, values: ReadonlyArray<string | number | boolean>, hooks: SqlHooks): Expression<SqlBool | null> {
   const texts = [...new Set(values.map(valueText))]
   return texts.length === 1 ? sql<SqlBool>`(${text} = cast(${texts[0]} as text))` : hooks.textInList(text, texts)
+}
+
+const ELEMENT_KEY_OPERATORS: ReadonlySet<string> = new Set<ElementKeyOperator>(['exact', 'is_not', 'icontains', 'not_icontains', 'regex', 'not_regex', 'is_set', 'is_not_set'])
+const NEGATED: ReadonlySet<string> = new Set(['is_not', 'not_icontains', 'not_regex', 'is_not_set'])
+
+/**
+ * PostHog's `element` filters (posthog/hogql/property.py): `selector` and
+ * `tag_name` with exact or is_not; `text` and `href` with the operators of
+ * `element_chain_key_filter`. A list means any of its values (all of them
+ * for negated operators).
+ */
+function elementCondition(f: PropertyCondition, sources: PropertyFilterSources, path: Path): Bool {
+  const { hooks } = sources
+  const chain = sources.elementsChain ?? fail([...path, 'type'], 'element filters cannot be used in this query')
+  const operator = f.operator ?? 'exact'
+  const key = f.key
+  const keyPath = [...path, 'key']
+  const valuePath = [...path, 'value']
+  const match = (pattern: string, folded: boolean): Bool => {
+    const m = hooks.regexMatch(folded ? foldCase(chain) : chain, pattern)
+    return NEGATED.has(operator) ? orElse(sql`not ${m}`, true) : orElse(m, false)
+  }
+  if (key === 'text' || key === 'href') {
+    if (!ELEMENT_KEY_OPERATORS.has(operator)) fail([...path, 'operator'], `element filter "${key}" does not support operator ${operator}`)
+    if (operator === 'is_set' || operator === 'is_not_set') return match(elementKeyPattern(key, '', operator), false)
+  } else if (key === 'selector' || key === 'tag_name') {
+    if (operator !== 'exact' && operator !== 'is_not') fail([...path, 'operator'], `element filter "${key}" supports only exact and is_not, not ${operator}`)
+  } else {
+    fail(keyPath, `element filter key "${key}" is not supported (tag_name, text, href, selector)`)
+  }
+  if (f.value === undefined || f.value === null) fail(valuePath, `element filter "${key}" needs a value`)
+  const values = valueList(f.value)
+  if (values.length === 0) return TRUE
+  const parts = values.map((v, i): Bool => {
+    const at = Array.isArray(f.value) ? [...valuePath, i] : valuePath
+    const text = valueText(v)
+    if (key === 'tag_name') return match(tagNamePattern(text), false)
+    if (key === 'selector') {
+      const parsed = parseSelector(text)
+      return typeof parsed === 'string' ? fail(at, `element filter "selector": ${parsed}`) : match(selectorPattern(parsed), false)
+    }
+    const pattern = elementKeyPattern(key as 'text' | 'href', text, operator as ElementKeyOperator)
+    if (operator === 'regex' || operator === 'not_regex') {
+      const problem = regexProblem(pattern)
+      if (problem) fail(at, `element filter "${key}": ${problem}`)
+    }
+    return match(pattern, operator === 'icontains' || operator === 'not_icontains')
+  })
+  return NEGATED.has(operator) ? all(parts) : any(parts)
 }
