@@ -1,4 +1,5 @@
 import { Schema } from 'effect'
+import { projectToWire } from './project.js'
 import type { Organization as CoreOrganization, Project as CoreProject } from '@sightline/core'
 import { DateTime, Uuid } from './common.js'
 
@@ -26,15 +27,11 @@ export const OrganizationBasic = Schema.Struct({
   name: Schema.String,
 }).annotate({ identifier: 'OrganizationBasic' })
 
-export const teamToWire = (p: CoreProject): typeof TeamBasic.Type => ({
-  id: p.id,
-  uuid: p.uuid,
-  organization: p.organizationId,
-  project_id: p.id,
-  api_token: p.apiToken,
-  name: p.name,
-  timezone: p.timezone,
-})
+/** The basic team fields are the project's own wire fields, trimmed. */
+export const teamToWire = (p: CoreProject): typeof TeamBasic.Type => {
+  const { id, uuid, organization, project_id, api_token, name, timezone } = projectToWire(p)
+  return { id, uuid, organization, project_id, api_token, name, timezone }
+}
 
 export const organizationToWire = (o: CoreOrganization, projects: ReadonlyArray<CoreProject>): typeof Organization.Type => ({
   id: o.id,
