@@ -23,4 +23,7 @@ export const duckdbSqlHooks: SqlHooks = {
   textToTimestamp: (text) =>
     sql<Date | null>`(case when regexp_full_match(${text}, ${sql.lit(SQL_TIMESTAMP_PATTERN)}) then try_cast(replace(rtrim(${text}, 'Z'), 'T', ' ') as timestamp) end)`,
   textInList: (text, values) => sql`list_contains(${[...values]}, ${text})`,
+  epochMicros: (timestamp) => sql<number>`epoch_us(${timestamp})`,
+  // DuckDB's `/` on integers gives a double; `//` divides integers.
+  intDiv: (dividend, divisor) => sql<number>`(${dividend} // ${divisor})`,
 }

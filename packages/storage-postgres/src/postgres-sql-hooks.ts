@@ -22,4 +22,7 @@ export const postgresSqlHooks: SqlHooks = {
     return sql<Date | null>`(case when ${text} ~ ${sql.lit(SQL_TIMESTAMP_PATTERN)} then (case when to_char(${day}, 'MM') = substr(${text}, 6, 2) then cast(replace(rtrim(${text}, 'Z'), 'T', ' ') as timestamp) end) end)`
   },
   textInList: (text, values) => sql`(${text} = any(cast(${[...values]} as text[])))`,
+  // extract() returns numeric since Postgres 14: exact to the microsecond.
+  epochMicros: (timestamp) => sql<number>`cast(extract(epoch from ${timestamp}) * 1000000 as bigint)`,
+  intDiv: (dividend, divisor) => sql<number>`(cast(${dividend} as bigint) / cast(${divisor} as bigint))`,
 }
