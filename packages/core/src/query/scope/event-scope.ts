@@ -1,0 +1,100 @@
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
+import type { SqlHooks } from '../../storage.js'
+import { formatTimestamp, type EpochMicros } from '../../time/timestamp.js'
+import { compilePropertyFilters, type PropertyFilterSources } from '../filters/compile-property-filters.js'
+import type { PropertyFilters } from '../filters/property-filters.js'
+import { addFilterNeeds, noNeeds, type FilterNeeds } from './filter-needs.js'
+import type { QueryProject } from './query-project.js'
+import type { QuerySources } from './query-sources.js'
+
+export interface EventScopeOptions {
+  readonly project: QueryProject
+  readonly hooks: SqlHooks
+  /** Events with `fromMicros <= timestamp <= toMicros`; null reads every event of the project. */
+  readonly range: { readonly fromMicros: EpochMicros; readonly toMicros: EpochMicros } | null
+  /** The query's global property filters, applied to every event. */
+  readonly properties?: PropertyFilters | null | undefined
+  /** Applies the project's test account filters to every event. Default false. */
+  readonly filterTestAccounts?: boolean | null | undefined
+  /** What the rest of the query reads (series filters, breakdowns, maths), so the joins serve it too. */
+  readonly needs?: FilterNeeds
+  /** Hooks for the filter types compiled outside the property-filter compiler (cohorts, HogQL). */
+  readonly extensions?: Partial<Omit<PropertyFilterSources, 'event' | 'hooks'>>
+}
+
+/** One analysis' events: a FROM clause with its joins, the WHERE that scopes it, and its columns. */
+export interface EventScope {
+  /** `events as e` plus the joins its sources need; use as `select ... from ${scope.from} where ${scope.where}`. */
+  readonly from: RawBuilder<unknown>
+  /** The project, the date range, the global filters and the test account filters. */
+  readonly where: Expression<SqlBool>
+  readonly sources: QuerySources
+}
+
+const GROUP_INDEXES = [0, 1, 2, 3, 4] as const
+
+/**
+ * The events an analysis reads, as PostHog's event query builds them: one
+ * project, the resolved date range (inclusive at both ends), global property
+ * filters and, with `filterTestAccounts`, the project's test account filters,
+ * all ANDed onto every event. Persons are joined through their distinct ids
+ * (always: every analysis counts persons); person and group properties only
+ * when something reads them. Every value is a bound parameter.
+ */
+export function eventScope(options: EventScopeOptions): EventScope {
+  const { project, hooks } = options
+  const testAccounts = options.filterTestAccounts === true ? project.testAccountFilters : undefined
+  const needs = addFilterNeeds(addFilterNeeds(copyNeeds(options.needs), options.properties), testAccounts)
+
+  const groupKeys: Record<number, Expression<string>> = {}
+  const groups: Record<number, Expression<unknown>> = {}
+  for (const i of GROUP_INDEXES) {
+    groupKeys[i] = sql.ref(`e.group_${i}`)
+    if (needs.groups.has(i)) groups[i] = sql.ref(`g${i}.properties`)
+  }
+  const sources: QuerySources = {
+    hooks,
+    event: sql.ref('e.properties'),
+    ...(needs.person ? { person: sql.ref('p.properties') } : {}),
+    groups,
+    elementsChain: sql.ref('e.elements_chain'),
+    eventName: sql.ref('e.event'),
+    timestamp: sql.ref('e.timestamp'),
+    timestampMicros: hooks.epochMicros(sql.ref('e.timestamp')),
+    uuid: sql.ref('e.uuid'),
+    distinctId: sql.ref('e.distinct_id'),
+    personId: sql`coalesce(pdi.person_uuid, e.distinct_id)`,
+    sessionId: sql.ref('e.session_id'),
+    groupKeys,
+    ...options.extensions,
+  }
+
+  const joins: RawBuilder<unknown>[] = [
+    sql`left join person_distinct_ids as pdi on pdi.project_id = e.project_id and pdi.distinct_id = e.distinct_id`,
+  ]
+  if (needs.person) joins.push(sql`left join persons as p on p.project_id = e.project_id and p.uuid = pdi.person_uuid`)
+  for (const i of [...needs.groups].sort()) {
+    if (!GROUP_INDEXES.includes(i as 0)) continue
+    const alias = sql.raw(`g${i}`)
+    joins.push(
+      sql`left join groups as ${alias} on ${alias}.project_id = e.project_id and ${alias}.group_type_index = ${sql.lit(i)} and ${alias}.group_key = ${sql.ref(`e.group_${i}`)}`,
+    )
+  }
+
+  const conditions: Expression<SqlBool>[] = [sql<SqlBool>`e.project_id = ${project.id}`]
+  if (options.range) {
+    conditions.push(sql<SqlBool>`e.timestamp >= cast(${formatTimestamp(options.range.fromMicros)} as timestamptz)`)
+    conditions.push(sql<SqlBool>`e.timestamp <= cast(${formatTimestamp(options.range.toMicros)} as timestamptz)`)
+  }
+  if (options.properties) conditions.push(compilePropertyFilters(options.properties, sources))
+  if (testAccounts) conditions.push(compilePropertyFilters(testAccounts, sources))
+
+  return {
+    from: sql`events as e ${sql.join(joins, sql` `)}`,
+    where: sql<SqlBool>`(${sql.join(conditions, sql` and `)})`,
+    sources,
+  }
+}
+
+const copyNeeds = (needs: FilterNeeds | undefined): FilterNeeds =>
+  needs ? { person: needs.person, groups: new Set(needs.groups) } : noNeeds()
