@@ -83,6 +83,12 @@ export interface SqlHooks {
   epochMicros(timestamp: Expression<unknown>): Expression<number>
   /** `floor(dividend / divisor)` for 64-bit integers with `dividend >= 0` and `divisor > 0`, as an integer. */
   intDiv(dividend: Expression<number>, divisor: Expression<number>): Expression<number>
+  /**
+   * Aggregate: the `q` quantile (0 <= q <= 1) of a group's non-null `value`s,
+   * interpolated linearly at position (n - 1) * q of the sorted values, as a
+   * double; null when the group has none.
+   */
+  quantileCont(value: Expression<number | null>, q: number): Expression<number | null>
 }
 
 /** A database Sightline can run on. Create one per `createSightline` call. */

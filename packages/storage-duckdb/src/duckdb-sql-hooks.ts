@@ -26,4 +26,11 @@ export const duckdbSqlHooks: SqlHooks = {
   epochMicros: (timestamp) => sql<number>`epoch_us(${timestamp})`,
   // DuckDB's `/` on integers gives a double; `//` divides integers.
   intDiv: (dividend, divisor) => sql<number>`(${dividend} // ${divisor})`,
+  quantileCont: (value, q) => sql<number | null>`quantile_cont(${value}, ${sql.lit(quantileFraction(q))})`,
+}
+
+/** A quantile is a literal (an aggregate's fraction cannot be a bound parameter everywhere); only 0..1 is accepted. */
+function quantileFraction(q: number): number {
+  if (!(q >= 0 && q <= 1)) throw new RangeError(`a quantile is between 0 and 1, got ${q}`)
+  return q
 }

@@ -25,4 +25,11 @@ export const postgresSqlHooks: SqlHooks = {
   // extract() returns numeric since Postgres 14: exact to the microsecond.
   epochMicros: (timestamp) => sql<number>`cast(extract(epoch from ${timestamp}) * 1000000 as bigint)`,
   intDiv: (dividend, divisor) => sql<number>`(cast(${dividend} as bigint) / cast(${divisor} as bigint))`,
+  quantileCont: (value, q) => sql<number | null>`percentile_cont(${sql.lit(quantileFraction(q))}) within group (order by ${value})`,
+}
+
+/** A quantile is a literal (an ordered-set aggregate's fraction must be constant); only 0..1 is accepted. */
+function quantileFraction(q: number): number {
+  if (!(q >= 0 && q <= 1)) throw new RangeError(`a quantile is between 0 and 1, got ${q}`)
+  return q
 }
