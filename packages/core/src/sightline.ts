@@ -7,7 +7,9 @@ import { capture } from './ingest/capture.js'
 import { DefinitionsCache } from './ingest/definitions-cache.js'
 import type { CaptureInput, CaptureResult } from './model/capture-input.js'
 import { SightlineOptions } from './options.js'
+import { actionsService } from './services/actions.js'
 import { activityLogService } from './services/activity-log.js'
+import { cohortsService } from './services/cohorts.js'
 import { dashboardsService } from './services/dashboards.js'
 import { insightsService } from './services/insights.js'
 import { pluginConfigsService, pluginsService } from './services/plugins.js'
@@ -47,6 +49,10 @@ export interface Sightline {
   readonly insights: ReturnType<typeof insightsService>
   /** Dashboards and their tiles (the insights they show, with layout and colour). */
   readonly dashboards: ReturnType<typeof dashboardsService>
+  /** Named definitions of events (steps matched by event, URL, elements, properties); soft-deleted with `deleted: true`. */
+  readonly actions: ReturnType<typeof actionsService>
+  /** Sets of persons: static lists, or criteria on person properties, behaviour and other cohorts, evaluated when read. */
+  readonly cohorts: ReturnType<typeof cohortsService>
   /**
    * Stores events with PostHog's semantics (persons, merges, groups, definitions).
    * Atomic: a batch with one invalid event is rejected whole with a
@@ -108,6 +114,8 @@ export async function createSightline(options: SightlineOptions): Promise<Sightl
     pluginConfigs: pluginConfigsService(ctx),
     insights: insightsService(ctx),
     dashboards: dashboardsService(ctx),
+    actions: actionsService(ctx),
+    cohorts: cohortsService(ctx),
     capture: (projectId: number, events: ReadonlyArray<CaptureInput>) => capture(ctx, projectId, events),
     close() {
       closed = true

@@ -270,5 +270,49 @@ export function coreMigrations(capabilities: StorageCapabilities): Record<string
         await db.schema.alterTable('events').alterColumn('elements_chain', (c) => c.setNotNull()).execute()
       },
     },
+    core_0004_actions_cohorts: {
+      async up(db: Kysely<any>) {
+        for (const seq of ['actions_id_seq', 'cohorts_id_seq']) {
+          await sql`create sequence if not exists ${sql.id(seq)}`.execute(db)
+        }
+        await db.schema
+          .createTable('actions')
+          .addColumn('id', 'integer', (c) => c.primaryKey().defaultTo(sql`nextval('actions_id_seq')`))
+          .addColumn('project_id', 'integer', (c) => c.notNull())
+          .addColumn('name', 'text')
+          .addColumn('description', 'text', (c) => c.notNull())
+          .addColumn('tags', json, (c) => c.notNull())
+          .addColumn('post_to_slack', 'boolean', (c) => c.notNull())
+          .addColumn('slack_message_format', 'text', (c) => c.notNull())
+          .addColumn('steps', json, (c) => c.notNull())
+          .addColumn('deleted', 'boolean', (c) => c.notNull())
+          .addColumn('created_at', tstz, (c) => c.notNull())
+          .addColumn('created_by', 'integer')
+          .addColumn('updated_at', tstz, (c) => c.notNull())
+          .addColumn('last_calculated_at', tstz, (c) => c.notNull())
+          .addColumn('pinned_at', tstz)
+          .execute()
+        await db.schema
+          .createTable('cohorts')
+          .addColumn('id', 'integer', (c) => c.primaryKey().defaultTo(sql`nextval('cohorts_id_seq')`))
+          .addColumn('project_id', 'integer', (c) => c.notNull())
+          .addColumn('name', 'text')
+          .addColumn('description', 'text', (c) => c.notNull())
+          .addColumn('groups', json, (c) => c.notNull())
+          .addColumn('filters', json, (c) => c.notNull())
+          .addColumn('is_static', 'boolean', (c) => c.notNull())
+          .addColumn('deleted', 'boolean', (c) => c.notNull())
+          .addColumn('created_at', tstz, (c) => c.notNull())
+          .addColumn('created_by', 'integer')
+          .execute()
+        await db.schema
+          .createTable('cohort_people')
+          .addColumn('project_id', 'integer', (c) => c.notNull())
+          .addColumn('cohort_id', 'integer', (c) => c.notNull())
+          .addColumn('person_uuid', 'uuid', (c) => c.notNull())
+          .addPrimaryKeyConstraint('cohort_people_pk', ['cohort_id', 'person_uuid'])
+          .execute()
+      },
+    },
   }
 }

@@ -27,6 +27,9 @@ export interface SightlineDatabase {
   dashboards: DashboardsTable
   dashboard_tiles: DashboardTilesTable
   activity_log: ActivityLogTable
+  actions: ActionsTable
+  cohorts: CohortsTable
+  cohort_people: CohortPeopleTable
 }
 
 /** A timestamp column: written as an ISO string, read as an ISO string. */
@@ -270,6 +273,47 @@ export interface ActivityLogTable {
   /** `{ name, changes: [{ type, action, field, before, after }], ... }` as PostHog's ActivityDetail. */
   detail: Json<Record<string, unknown>>
   created_at: Timestamp
+}
+
+export interface ActionsTable {
+  id: Generated<number>
+  project_id: number
+  name: string | null
+  description: string
+  tags: Json<string[]>
+  post_to_slack: boolean
+  slack_message_format: string
+  /** PostHog's `steps_json`: every step with all its fields, nulls included. */
+  steps: Json<unknown[]>
+  deleted: boolean
+  created_at: Timestamp
+  created_by: number | null
+  updated_at: Timestamp
+  /** DEPRECATED in PostHog: the creation time, kept for its list order. */
+  last_calculated_at: Timestamp
+  pinned_at: Timestamp | null
+}
+
+export interface CohortsTable {
+  id: Generated<number>
+  project_id: number
+  name: string | null
+  description: string
+  /** PostHog's legacy `groups`, stored and echoed, never evaluated. */
+  groups: Json<unknown[]>
+  /** `{ properties: { type, values } }`: the criteria of a dynamic cohort. */
+  filters: Json<Record<string, unknown>>
+  is_static: boolean
+  deleted: boolean
+  created_at: Timestamp
+  created_by: number | null
+}
+
+/** The persons of a static cohort. */
+export interface CohortPeopleTable {
+  project_id: number
+  cohort_id: number
+  person_uuid: string
 }
 
 /** The row shape handed to `StorageDriver.insertEvents`: what is written, in column order. */

@@ -15,6 +15,17 @@ export interface PropertyFilterSources {
   readonly groups?: Readonly<Record<number, Expression<unknown>>>
   /** The events' `elements_chain` text column; `element` filters are refused without it. */
   readonly elementsChain?: Expression<string>
+  /**
+   * "The row's person is in cohort `cohortId`" (see `query/cohorts`); `cohort`
+   * filters are refused without it. `path` is the filter's, from `properties`,
+   * for a `ValidationError` about this filter (an unknown cohort, say).
+   */
+  readonly cohort?: (cohortId: number, path: ReadonlyArray<string | number>) => Expression<SqlBool>
+  /**
+   * The HogQL `expression` (a `hogql` filter's key) as a condition; `hogql`
+   * filters are refused without it. `path` is the filter's, from `properties`.
+   */
+  readonly hogql?: (expression: string, path: ReadonlyArray<string | number>) => Expression<SqlBool>
   readonly hooks: SqlHooks
 }
 
@@ -80,6 +91,8 @@ function properties(f: PropertyCondition, sources: PropertyFilterSources, path: 
 
 function condition(f: PropertyCondition, sources: PropertyFilterSources, path: Path): Bool {
   if (f.type === 'element') return elementCondition(f, sources, path)
+  if (f.type === 'cohort' && sources.cohort) return cohortCondition(f, sources.cohort, path)
+  if (f.type === 'hogql' && sources.hogql) return sources.hogql(f.key, ['properties', ...path])
   const { hooks } = sources
   const operator = f.operator ?? 'exact'
   const text = hooks.jsonText(properties(f, sources, path), f.key)
@@ -153,6 +166,22 @@ function condition(f: PropertyCondition, sources: PropertyFilterSources, path: P
       )
     }
   }
+}
+
+const COHORT_OPERATORS: ReadonlySet<string> = new Set(['in', 'not_in', 'exact'])
+
+/**
+ * PostHog's `cohort` filter: the value is the cohort's id (a number or its
+ * digits); `not_in` negates, `in` (and `exact`, PostHog's default) does not.
+ */
+function cohortCondition(f: PropertyCondition, cohort: NonNullable<PropertyFilterSources['cohort']>, path: Path): Bool {
+  const operator = f.operator ?? 'in'
+  if (!COHORT_OPERATORS.has(operator)) fail([...path, 'operator'], `cohort filters take the operator in or not_in, not ${operator}`)
+  const v = f.value
+  const id = typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,15}$/.test(v) ? Number(v) : Number.NaN
+  if (!Number.isSafeInteger(id) || id < 1) fail([...path, 'value'], `a cohort filter's value is a cohort id, got ${JSON.stringify(v)}`)
+  const member = cohort(id, ['properties', ...path])
+  return operator === 'not_in' ? sql<SqlBool>`(not ${member})` : member
 }
 
 const double = (n: number) => sql<number>`cast(${n} as double precision)`

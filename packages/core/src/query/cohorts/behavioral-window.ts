@@ -1,0 +1,25 @@
+/** The units of a behavioral criterion's `time_interval` (PostHog's `INTERVAL_TO_SECONDS` keys). */
+export type WindowUnit = 'minute' | 'hour' | 'day' | 'week' | 'month' | 'year'
+
+const MILLIS: Readonly<Record<'minute' | 'hour' | 'day' | 'week', number>> = { minute: 60_000, hour: 3_600_000, day: 86_400_000, week: 604_800_000 }
+/** The earliest time a window starts at: the first year every database's timestamps read alike. */
+const EARLIEST = Date.UTC(1000, 0, 1)
+
+/**
+ * `now - INTERVAL value unit`, as ClickHouse computes PostHog's cohort windows
+ * (in UTC): fixed lengths for minutes to weeks; calendar months and years,
+ * the day clamped to the target month's last (31 March minus a month is
+ * 28 or 29 February). Never before the year 1000.
+ */
+export function windowStart(now: Date, value: number, unit: WindowUnit): Date {
+  if (unit !== 'month' && unit !== 'year') return new Date(Math.max(EARLIEST, now.getTime() - value * MILLIS[unit]))
+  const months = unit === 'year' ? value * 12 : value
+  const total = now.getUTCFullYear() * 12 + now.getUTCMonth() - months
+  const year = Math.floor(total / 12)
+  const month = total - year * 12
+  if (year < 1000) return new Date(EARLIEST)
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate()
+  const start = new Date(now.getTime())
+  start.setUTCFullYear(year, month, Math.min(now.getUTCDate(), lastDay))
+  return start
+}

@@ -1,0 +1,115 @@
+import type { EngineContext } from '../../context.js'
+import { runStorage } from '../../db/run.js'
+import { ValidationError } from '../../errors.js'
+import type { ActionDefinition } from '../../model/action.js'
+import { CohortFilters } from '../../model/cohort.js'
+import { decodeOrThrow } from '../../util/decode.js'
+import { readActions } from '../actions/load-actions.js'
+import { criteriaReferences, parseCohortCriteria, type CohortNode } from './cohort-criteria.js'
+import { cohortIdsIn } from './cohort-ids.js'
+
+/** What a query needs of a cohort. */
+export interface CohortDefinition {
+  readonly id: number
+  readonly name: string | null
+  readonly isStatic: boolean
+  /** The criteria of a dynamic cohort; null for a static one (its persons are stored). */
+  readonly criteria: CohortNode | null
+}
+
+/** The cohorts a query reads, those they name in turn, and the actions their criteria name. */
+export interface CohortCatalog {
+  readonly projectId: number
+  readonly cohorts: ReadonlyMap<number, CohortDefinition>
+  readonly actions: ReadonlyMap<number, ActionDefinition>
+}
+
+const MAX_ID = 2_147_483_647
+export const LOOP_MESSAGE = 'Cohorts cannot reference other cohorts in a loop.'
+
+/**
+ * The project's cohorts with these ids and, transitively, every cohort and
+ * action their criteria name (soft-deleted ones too: a cohort keeps
+ * evaluating what it named, as PostHog's). Ids of no cohort of the project
+ * are left out of the catalog; `cohortFilterSource` refuses them with the
+ * filter's path. Throws `ValidationError` when the cohorts reference each
+ * other in a loop.
+ */
+export function loadCohorts(ctx: EngineContext, projectId: number, ids: ReadonlyArray<number>): Promise<CohortCatalog> {
+  return buildCatalog(ctx, projectId, ids, new Map(), ['properties'])
+}
+
+/**
+ * `loadCohorts`, with `overrides` read instead of what is stored (a cohort
+ * being saved), and loops reported at `loopPath`.
+ */
+export async function buildCatalog(
+  ctx: EngineContext,
+  projectId: number,
+  ids: ReadonlyArray<number>,
+  overrides: ReadonlyMap<number, CohortDefinition>,
+  loopPath: ReadonlyArray<string | number>,
+): Promise<CohortCatalog> {
+  const cohorts = new Map(overrides)
+  const actions = new Map<number, ActionDefinition>()
+  const tried = new Set<number>(overrides.keys())
+  let pending = [...new Set(ids)]
+  for (const def of overrides.values()) pending.push(...dependencies(def, actions))
+  while (pending.length > 0) {
+    const batch = [...new Set(pending)].filter((id) => !tried.has(id))
+    batch.forEach((id) => tried.add(id))
+    pending = []
+    for (const def of await readCohorts(ctx, projectId, batch)) cohorts.set(def.id, def)
+    const loaded = batch.map((id) => cohorts.get(id)).filter((d): d is CohortDefinition => d !== undefined)
+    const actionIds = loaded.flatMap((d) => (d.criteria ? criteriaReferences(d.criteria).actions : []))
+    const overridden = [...overrides.values()].flatMap((d) => (d.criteria ? criteriaReferences(d.criteria).actions : []))
+    const newActions = [...new Set([...actionIds, ...overridden])].filter((id) => !actions.has(id))
+    for (const [id, action] of await readActions(ctx, projectId, newActions, { includeDeleted: true })) actions.set(id, action)
+    for (const def of cohorts.values()) pending.push(...dependencies(def, actions).filter((id) => !tried.has(id)))
+  }
+  checkLoops([...overrides.keys(), ...ids], cohorts, actions, loopPath)
+  return { projectId, cohorts, actions }
+}
+
+async function readCohorts(ctx: EngineContext, projectId: number, ids: ReadonlyArray<number>): Promise<CohortDefinition[]> {
+  const wanted = ids.filter((id) => Number.isInteger(id) && id >= 1 && id <= MAX_ID)
+  if (wanted.length === 0 || !Number.isSafeInteger(projectId)) return []
+  const rows = await runStorage('read cohorts', () =>
+    ctx.db.selectFrom('cohorts').select(['id', 'name', 'is_static', 'filters']).where('project_id', '=', projectId).where('id', 'in', wanted).execute(),
+  )
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    isStatic: r.is_static,
+    criteria: r.is_static ? null : parseCohortCriteria(decodeOrThrow(CohortFilters, r.filters, `stored cohort ${r.id}`, ['filters'])),
+  }))
+}
+
+/** The cohorts a cohort's membership reads: those its criteria name, and those named by the filters of the actions they name. */
+export function dependencies(def: CohortDefinition, actions: ReadonlyMap<number, ActionDefinition>): number[] {
+  if (!def.criteria) return []
+  const refs = criteriaReferences(def.criteria)
+  const viaActions = refs.actions.flatMap((id) => (actions.get(id)?.steps ?? []).flatMap((s) => (s.properties ? cohortIdsIn(s.properties) : [])))
+  return [...refs.cohorts, ...viaActions]
+}
+
+function checkLoops(
+  roots: ReadonlyArray<number>,
+  cohorts: ReadonlyMap<number, CohortDefinition>,
+  actions: ReadonlyMap<number, ActionDefinition>,
+  path: ReadonlyArray<string | number>,
+): void {
+  const done = new Set<number>()
+  const onPath = new Set<number>()
+  const visit = (id: number): void => {
+    if (done.has(id)) return
+    if (onPath.has(id)) throw new ValidationError([{ path, message: LOOP_MESSAGE }], { context: 'invalid cohort' })
+    const def = cohorts.get(id)
+    if (!def) return
+    onPath.add(id)
+    for (const next of dependencies(def, actions)) visit(next)
+    onPath.delete(id)
+    done.add(id)
+  }
+  roots.forEach(visit)
+}
