@@ -5,6 +5,7 @@
  * each with its step flags, exclusion codes and breakdown value.
  */
 import type { FunnelRefDataset } from './funnel-oracle-dataset.js'
+import { stableUuid } from './load-dataset.js'
 import { matchesFilters, type FilterContext } from './funnel-oracle-filters.js'
 import type { EntitySpec, FunnelSpec } from './funnel-oracle-params.js'
 import type { RefEvent } from './ref-dataset.js'
@@ -13,6 +14,7 @@ import type { RefEvent } from './ref-dataset.js'
 export type BreakdownValue = string | ReadonlyArray<string> | null
 
 export interface FunnelEvent {
+  /** As the database holds it (load-dataset.ts replaces uuids that are not UUIDs by stable ones): the tie-break of equal times. */
   readonly uuid: string
   /** Epoch microseconds. */
   readonly micros: number
@@ -64,7 +66,8 @@ function eventValue(spec: FunnelSpec, ctx: FilterContext): BreakdownValue {
 }
 
 /**
- * The events of each aggregation target, sorted by (time, uuid). `stepCount`
+ * The events of each aggregation target, sorted by (time, uuid): PostHog
+ * leaves the order of equal times to ClickHouse, the reference pins it. `stepCount`
  * truncates the funnel (funnel trends stop at `funnel_to_step`); exclusion
  * gaps beyond it go with it. Strict funnels keep every event, the others
  * only events with a flag (§2.4).
@@ -103,7 +106,7 @@ export function funnelEvents(
     if (flags.length === 0 && spec.order !== 'strict') continue
     const value = eventValue(spec, ctx)
     const list = byTarget.get(target) ?? []
-    list.push({ uuid: event.uuid, micros, flags, value, valueKey: valueKey(value), personId })
+    list.push({ uuid: stableUuid(event.uuid), micros, flags, value, valueKey: valueKey(value), personId })
     byTarget.set(target, list)
   }
   for (const list of byTarget.values()) list.sort((a, b) => a.micros - b.micros || (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0))
