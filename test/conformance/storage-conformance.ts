@@ -1,5 +1,7 @@
 import { describe } from 'vitest'
+import { actionCases } from './actions.cases.js'
 import { captureCases } from './capture.cases.js'
+import { cohortCases } from './cohorts.cases.js'
 import { definitionCases, eventDefinitionEditCases } from './definitions.cases.js'
 import { groupCases } from './groups.cases.js'
 import { dashboardCases } from './dashboards.cases.js'
@@ -26,5 +28,7 @@ export function runStorageConformance(target: ConformanceTarget): void {
     insightCases(target)
     dashboardCases(target)
     pluginCases(target)
+    actionCases(target)
+    cohortCases(target)
   })
 }

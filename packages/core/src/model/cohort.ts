@@ -1,43 +1,42 @@
 import { Schema } from 'effect'
-import { PropertyFilters } from '../query/filters/property-filters.js'
 import { JsonObject, UserSummary } from './insight.js'
-
-const Count = Schema.Union([Schema.Int, Schema.String])
 
 /**
  * One criterion of a dynamic cohort, in PostHog's shape:
  * - `{type: 'person', key, value, operator}`: a person property filter;
  * - `{type: 'behavioral', value: 'performed_event' | 'performed_event_multiple',
  *   key, event_type: 'events' (key = event name, the default) | 'actions'
- *   (key = action id), time_value, time_interval, operator, operator_value,
- *   event_filters, negation}`: the person performed the event (at least once,
- *   or a number of times compared by `operator` gte/gt/lte/lt/eq to
- *   `operator_value`) in the `time_value` `time_interval`s before now;
+ *   (key = action id), time_value, time_interval (minute, hour, day, week,
+ *   month, year), operator, operator_value, event_filters, negation}`: the
+ *   person performed the event (at least once, or a number of times compared
+ *   by `operator` gte/gt/lte/lt/eq to `operator_value`) in the `time_value`
+ *   `time_interval`s before now;
  * - `{type: 'cohort', value: cohortId, negation}`: the person is (not) in that cohort.
- * Values are checked beyond their types when the cohort is saved or read.
+ * Only the structure is decoded here: each field is checked, with its path,
+ * when the cohort is saved or read (see `parseCohortCriteria`).
  */
 export const CohortCriterion = Schema.Struct({
-  type: Schema.Literals(['person', 'behavioral', 'cohort']),
-  key: Schema.optional(Schema.Union([Schema.String, Schema.Finite])),
+  type: Schema.String,
+  key: Schema.optional(Schema.Unknown),
   value: Schema.optional(Schema.Unknown),
-  operator: Schema.optional(Schema.NullOr(Schema.String)),
-  negation: Schema.optional(Schema.NullOr(Schema.Boolean)),
-  event_type: Schema.optional(Schema.NullOr(Schema.Literals(['events', 'actions']))),
-  time_value: Schema.optional(Schema.NullOr(Count)),
-  time_interval: Schema.optional(Schema.NullOr(Schema.Literals(['minute', 'hour', 'day', 'week', 'month', 'year']))),
-  operator_value: Schema.optional(Schema.NullOr(Count)),
-  event_filters: Schema.optional(Schema.NullOr(PropertyFilters)),
-  explicit_datetime: Schema.optional(Schema.NullOr(Schema.String)),
+  operator: Schema.optional(Schema.Unknown),
+  negation: Schema.optional(Schema.Unknown),
+  event_type: Schema.optional(Schema.Unknown),
+  time_value: Schema.optional(Schema.Unknown),
+  time_interval: Schema.optional(Schema.Unknown),
+  operator_value: Schema.optional(Schema.Unknown),
+  event_filters: Schema.optional(Schema.Unknown),
+  explicit_datetime: Schema.optional(Schema.Unknown),
 })
 export type CohortCriterion = typeof CohortCriterion.Type
 
-/** `{type: AND|OR, values}` of criteria and groups, nested to any depth. */
+/** `{type: AND|OR, values}` of criteria and groups, nested to any depth (`type` is checked with the criteria). */
 export interface CohortCriteriaGroup {
-  readonly type: 'AND' | 'OR'
+  readonly type: string
   readonly values: ReadonlyArray<CohortCriteriaGroup | CohortCriterion>
 }
 export const CohortCriteriaGroup: Schema.Codec<CohortCriteriaGroup> = Schema.Struct({
-  type: Schema.Literals(['AND', 'OR']),
+  type: Schema.String,
   values: Schema.Array(Schema.Union([Schema.suspend(() => CohortCriteriaGroup), CohortCriterion])),
 })
 

@@ -1,7 +1,8 @@
 import { ValidationError } from '../../errors.js'
 import type { CohortCriteriaGroup, CohortCriterion, CohortFilters } from '../../model/cohort.js'
 import { MAX_FILTER_DEPTH } from '../filters/compile-property-filters.js'
-import type { PropertyCondition, PropertyFilters } from '../filters/property-filters.js'
+import { PropertyCondition, PropertyFilters } from '../filters/property-filters.js'
+import { decodeOrThrow } from '../../util/decode.js'
 import type { WindowUnit } from './behavioral-window.js'
 import { cohortIdsIn } from './cohort-ids.js'
 
@@ -36,10 +37,12 @@ const fail = (path: Path, message: string): never => {
 }
 
 /**
- * Checks a cohort's `filters` beyond their types and returns them as nodes.
- * Throws `ValidationError` at the failing path (from `path`, default
- * `['filters']`): unsupported behaviors, missing or non-positive counts,
- * `explicit_datetime` (not supported), negated person criteria.
+ * Checks a cohort's `filters` beyond their structure and returns them as
+ * nodes. Throws `ValidationError` at the failing path (from `path`, default
+ * `['filters']`): group types other than AND and OR, criterion types other
+ * than person, behavioral and cohort, unsupported behaviors, missing or
+ * non-positive counts, `explicit_datetime` (not supported), negated person
+ * criteria, malformed event filters.
  */
 export function parseCohortCriteria(filters: CohortFilters, path: Path = ['filters']): CohortNode {
   return group(filters.properties, [...path, 'properties'], 0)
@@ -47,32 +50,39 @@ export function parseCohortCriteria(filters: CohortFilters, path: Path = ['filte
 
 function group(g: CohortCriteriaGroup, path: Path, depth: number): CohortNode {
   if (depth >= MAX_FILTER_DEPTH) fail(path, `cohort criteria nest deeper than ${MAX_FILTER_DEPTH} levels`)
+  if (g.type !== 'AND' && g.type !== 'OR') fail([...path, 'type'], `a group's type is AND or OR, not ${JSON.stringify(g.type)}`)
   return {
     kind: 'group',
-    type: g.type,
+    type: g.type as 'AND' | 'OR',
     values: g.values.map((v, i) => ('values' in v ? group(v, [...path, 'values', i], depth + 1) : criterion(v, [...path, 'values', i]))),
   }
 }
 
+const INTERVALS: ReadonlyArray<string> = ['minute', 'hour', 'day', 'week', 'month', 'year']
+
 function criterion(c: CohortCriterion, path: Path): CohortNode {
+  const negation = c.negation ?? false
+  if (typeof negation !== 'boolean') fail([...path, 'negation'], 'expected a boolean')
   switch (c.type) {
     case 'person': {
-      if (c.negation === true) fail([...path, 'negation'], 'negation applies to behavioral and cohort criteria; use a negative operator (is_not, not_icontains ...) for person properties')
-      if (typeof c.key !== 'string') fail([...path, 'key'], 'a person criterion needs the property name as key')
-      return { kind: 'person', filter: { key: c.key as string, value: c.value as never, operator: c.operator as never, type: 'person' }, path }
+      if (negation) fail([...path, 'negation'], 'negation applies to behavioral and cohort criteria; use a negative operator (is_not, not_icontains ...) for person properties')
+      const filter = decodeOrThrow(PropertyCondition, { key: c.key, value: c.value, operator: c.operator, type: 'person' }, 'invalid cohort filters', path)
+      return { kind: 'person', filter, path }
     }
     case 'cohort': {
       const id = positive(c.value, [...path, 'value'], 'a cohort id')
       const operator = c.operator ?? 'in'
-      if (operator !== 'in' && operator !== 'not_in' && operator !== 'exact') fail([...path, 'operator'], `cohort criteria take the operator in or not_in, not ${operator}`)
-      return { kind: 'cohort', negated: (c.negation === true) !== (operator === 'not_in'), cohortId: id, path }
+      if (operator !== 'in' && operator !== 'not_in' && operator !== 'exact') fail([...path, 'operator'], `cohort criteria take the operator in or not_in, not ${JSON.stringify(operator)}`)
+      return { kind: 'cohort', negated: negation !== (operator === 'not_in'), cohortId: id, path }
     }
     case 'behavioral':
-      return behavioral(c, path)
+      return behavioral(c, negation as boolean, path)
+    default:
+      return fail([...path, 'type'], `cohort criteria are of type person, behavioral or cohort, not ${JSON.stringify(c.type)}`)
   }
 }
 
-function behavioral(c: CohortCriterion, path: Path): CohortNode {
+function behavioral(c: CohortCriterion, negated: boolean, path: Path): CohortNode {
   if (typeof c.value !== 'string' || !BEHAVIORS.includes(c.value)) {
     fail([...path, 'value'], `behavioral criteria supported: ${BEHAVIORS.join(', ')}; got ${JSON.stringify(c.value)}`)
   }
@@ -82,27 +92,21 @@ function behavioral(c: CohortCriterion, path: Path): CohortNode {
   const eventType = c.event_type ?? 'events'
   let entity: { type: 'events'; event: string } | { type: 'actions'; actionId: number }
   if (eventType === 'actions') entity = { type: 'actions', actionId: positive(c.key, [...path, 'key'], 'an action id') }
+  else if (eventType !== 'events') entity = fail([...path, 'event_type'], `event_type is events or actions, not ${JSON.stringify(eventType)}`)
   else if (typeof c.key === 'string' && c.key !== '') entity = { type: 'events', event: c.key }
   else entity = fail([...path, 'key'], 'a behavioral criterion needs the event name as key')
   const value = positive(c.time_value, [...path, 'time_value'], 'a positive integer')
-  if (!c.time_interval) fail([...path, 'time_interval'], 'time_interval is required: minute, hour, day, week, month or year')
+  const unit = c.time_interval
+  if (typeof unit !== 'string' || !INTERVALS.includes(unit)) fail([...path, 'time_interval'], `time_interval is one of ${INTERVALS.join(', ')}; got ${JSON.stringify(unit)}`)
   let comparison: CountComparison = '>='
   let count = 1
   if (c.value === 'performed_event_multiple') {
     const operator = c.operator ?? 'eq'
-    comparison = COMPARISONS[operator] ?? fail([...path, 'operator'], `operator must be gte, gt, lte, lt or eq, not ${operator}`)
+    comparison = (typeof operator === 'string' && Object.hasOwn(COMPARISONS, operator) ? COMPARISONS[operator] : undefined) ?? fail([...path, 'operator'], `operator is gte, gt, lte, lt or eq, not ${JSON.stringify(operator)}`)
     count = positive(c.operator_value, [...path, 'operator_value'], 'a positive integer')
   }
-  return {
-    kind: 'behavioral',
-    negated: c.negation === true,
-    entity,
-    comparison,
-    count,
-    window: { value, unit: c.time_interval! },
-    eventFilters: c.event_filters ?? null,
-    path,
-  }
+  const eventFilters = c.event_filters === undefined || c.event_filters === null ? null : decodeOrThrow(PropertyFilters, c.event_filters, 'invalid cohort filters', [...path, 'event_filters'])
+  return { kind: 'behavioral', negated, entity, comparison, count, window: { value, unit: unit as WindowUnit }, eventFilters, path }
 }
 
 /** A positive integer, given as a number or its digits (PostHog's `parse_and_validate_positive_integer`). */
