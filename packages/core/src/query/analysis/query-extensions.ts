@@ -1,7 +1,15 @@
 import type { Expression, SqlBool } from 'kysely'
 import type { EngineContext } from '../../context.js'
+import { runStorage } from '../../db/run.js'
 import { ValidationError } from '../../errors.js'
+import type { ActionDefinition } from '../../model/action.js'
+import { compileActionCondition } from '../actions/compile-action.js'
+import { loadActions } from '../actions/load-actions.js'
+import { cohortFilterSource, cohortMembership, type CohortScope } from '../cohorts/cohort-membership.js'
+import { loadCohorts } from '../cohorts/load-cohorts.js'
 import type { PropertyFilterSources } from '../filters/compile-property-filters.js'
+import { PERSON_ID } from '../scope/event-scope.js'
+import { addFilterNeeds, noNeeds, type FilterNeeds } from '../scope/filter-needs.js'
 import type { QuerySources } from '../scope/query-sources.js'
 
 /** What a query references beyond events and properties, so it can be loaded before compiling. */
@@ -18,22 +26,48 @@ export interface QueryReferences {
 export interface QueryExtensions {
   /** "The event matches action `id`" over the query's sources. */
   actionCondition(actionId: number, sources: QuerySources): Expression<SqlBool>
-  /** Extra filter sources for `eventScope({ extensions })`: cohort and HogQL filters where available. */
+  /** "The event's person is in cohort `id`" (cohort breakdowns); ValidationError at `path` for no cohort of the project. */
+  cohortCondition(cohortId: number, path: ReadonlyArray<string | number>): Expression<SqlBool>
+  /** The cohort's name, for breakdown labels; null when it has none. */
+  cohortName(cohortId: number): string | null
+  /** The joins the loaded actions' step filters read (person or group properties): add to the scope's needs. */
+  readonly needs: FilterNeeds
+  /** Extra filter sources for `eventScope({ extensions })`: cohort filters (and HogQL where available). */
   readonly filterSources: Partial<Omit<PropertyFilterSources, 'event' | 'hooks'>>
 }
 
 /**
- * Loads what `references` name for `projectId`. Throws ValidationError naming
- * the path of an unknown action.
+ * Loads what a query can reference for `projectId`: the actions `references`
+ * names (ValidationError at the path of an unknown or deleted one) and the
+ * project's cohorts, with the cohorts and actions they name in turn
+ * (cohorts are few; loading them all spares every analysis a walk of its
+ * filters).
  */
-export async function prepareQueryExtensions(_ctx: EngineContext, _projectId: number, references: QueryReferences): Promise<QueryExtensions> {
-  const first = references.actions[0]
-  // Actions land with the actions resource (issue 4); until then a query that names one is refused clearly.
-  if (first) throw new ValidationError([{ path: first.path, message: `action ${first.id} does not exist in this project` }], { context: 'invalid query' })
+export async function prepareQueryExtensions(ctx: EngineContext, projectId: number, references: QueryReferences): Promise<QueryExtensions> {
+  const actions = new Map<number, ActionDefinition>()
+  for (const { id, path } of references.actions) {
+    if (actions.has(id)) continue
+    for (const [k, v] of await loadActions(ctx, projectId, [id], path)) actions.set(k, v)
+  }
+  const cohortIds = await runStorage('list cohorts', () =>
+    ctx.db.selectFrom('cohorts').select('id').where('project_id', '=', projectId).where('deleted', '=', false).execute(),
+  )
+  const catalog = await loadCohorts(ctx, projectId, cohortIds.map((r) => r.id))
+  const cohortScope: CohortScope = { personId: PERSON_ID, projectId, now: ctx.clock(), hooks: ctx.adapter.sql }
+  const needs = noNeeds()
+  for (const action of actions.values()) for (const step of action.steps) addFilterNeeds(needs, step.properties)
   return {
-    actionCondition: (id) => {
-      throw new ValidationError([{ path: ['actions'], message: `action ${id} was not loaded` }], { context: 'invalid query' })
+    actionCondition(id, sources) {
+      const action = actions.get(id)
+      if (!action) throw new ValidationError([{ path: ['actions'], message: `Action ID ${id} does not exist!` }], { context: 'invalid query' })
+      return compileActionCondition(action, sources)
     },
-    filterSources: {},
+    cohortCondition(id, path) {
+      if (!catalog.cohorts.has(id)) throw new ValidationError([{ path, message: `Cohort ${id} does not exist in this project` }], { context: 'invalid query' })
+      return cohortMembership(id, catalog, cohortScope)
+    },
+    cohortName: (id) => catalog.cohorts.get(id)?.name ?? null,
+    needs,
+    filterSources: { cohort: cohortFilterSource(catalog, cohortScope) },
   }
 }

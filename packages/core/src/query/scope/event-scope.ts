@@ -34,6 +34,12 @@ export interface EventScope {
 const GROUP_INDEXES = [0, 1, 2, 3, 4] as const
 
 /**
+ * The person of a scoped event: its person's uuid, or for a personless event
+ * (no distinct-id row) the distinct id, which then stands for a person of its own.
+ */
+export const PERSON_ID: Expression<string> = sql<string>`coalesce(pdi.person_uuid, e.distinct_id)`
+
+/**
  * The events an analysis reads, as PostHog's event query builds them: one
  * project, the resolved date range (inclusive at both ends), global property
  * filters and, with `filterTestAccounts`, the project's test account filters,
@@ -63,7 +69,7 @@ export function eventScope(options: EventScopeOptions): EventScope {
     timestampMicros: hooks.epochMicros(sql.ref('e.timestamp')),
     uuid: sql.ref('e.uuid'),
     distinctId: sql.ref('e.distinct_id'),
-    personId: sql`coalesce(pdi.person_uuid, e.distinct_id)`,
+    personId: PERSON_ID,
     sessionId: sql.ref('e.session_id'),
     groupKeys,
     ...options.extensions,
