@@ -73,7 +73,15 @@ export const TIME_EXAMPLES: TrendExample[] = [
       ),
     },
     params: { ...PAGEVIEW, interval: 'month', date_from: '2024-01-15', date_to: '2024-03-10' },
-    expected: [{ data: [2, 1, 2], days: ['2024-01-01', '2024-02-01', '2024-03-01'], labels: ['Jan 2024', 'Feb 2024', 'Mar 2024'], count: 5 }],
+    expected: [
+      {
+        data: [2, 1, 2],
+        days: ['2024-01-01', '2024-02-01', '2024-03-01'],
+        labels: ['Jan 2024', 'Feb 2024', 'Mar 2024'],
+        count: 5,
+        filter: { insight: 'TRENDS', interval: 'month' },
+      },
+    ],
     why: 'The lower bound is Jan 1 (start of the month of Jan 15), so Jan 2 counts; Jan: Jan 2 and Jan 31 23:59:59; Feb: the 29th; Mar: Mar 1 00:00 and Mar 10 23:00. Dec 31 and Mar 11 are outside.',
   },
   {
@@ -194,6 +202,18 @@ export const TIME_EXAMPLES: TrendExample[] = [
       },
     ],
     why: 'Local 00:00 EDT = 04:00Z to 02:00 EST = 07:00Z: four one-hour buckets 04Z, 05Z (01:00 EDT), 06Z (01:00 EST), 07Z. 05:30Z in the first 01:00; 06:30Z and 06:45Z in the second; 07:00Z is 02:00 = date_to. 03:59Z is Nov 2; 07:00:01Z is after date_to.',
+  },
+  {
+    name: '-24h with a day interval: cut to the hour, yet the first bucket is that whole day',
+    data: {
+      project: UTC,
+      now: '2024-01-10T10:20:00Z',
+      persons: {},
+      events: pageviews('2024-01-09T05:20:00Z', '2024-01-09T10:00:00Z', '2024-01-10T09:00:00Z'),
+    },
+    params: { ...PAGEVIEW, date_from: '-24h' },
+    expected: [{ data: [1, 1], days: ['2024-01-09', '2024-01-10'], labels: ['9-Jan-2024', '10-Jan-2024'] }],
+    why: 'now - 24h = Jan 9 10:20, truncated to the hour (not the day): Jan 9 10:00. The 05:20 event is dropped, yet the first bucket is labelled Jan 9. date_to (now) extends to the end of Jan 10.',
   },
   {
     name: 'date_from "all" starts at the earliest event after 2015-01-01',

@@ -73,7 +73,7 @@ export function readTrendQuery(params: Record<string, unknown>): TrendQuery {
   const interval = params.interval ?? 'day'
   if (!isInterval(interval)) throw new Error(`reference: unknown interval ${JSON.stringify(interval)}`)
   const display = typeof params.display === 'string' && [...TIME_SERIES_DISPLAYS, ...TOTAL_VALUE_DISPLAYS].includes(params.display) ? params.display : 'ActionsLineGraph'
-  const breakdowns = insight === 'TRENDS' ? readBreakdowns(params, display) : []
+  const { breakdowns, multi } = insight === 'TRENDS' ? readBreakdowns(params, display) : { breakdowns: [], multi: false }
   return {
     insight,
     series: readSeries(params, insight),
@@ -88,7 +88,7 @@ export function readTrendQuery(params: Record<string, unknown>): TrendQuery {
     compare: insight !== 'LIFECYCLE' && flag(params.compare),
     compareTo: text(params.compare_to),
     breakdowns,
-    multiBreakdown: breakdowns.length > 0 && Array.isArray(decoded(params.breakdowns)) && list(params.breakdowns).length > 0,
+    multiBreakdown: multi,
     breakdownLimit: integer(params.breakdown_limit) ?? (display === 'WorldMap' ? 250 : 25),
     hideOther: flag(params.breakdown_hide_other_aggregation),
   }
@@ -122,22 +122,21 @@ function readSeries(params: Record<string, unknown>, insight: Insight): SeriesSp
   })
 }
 
-function readBreakdowns(params: Record<string, unknown>, display: string): BreakdownSpec[] {
+function readBreakdowns(params: Record<string, unknown>, display: string): { breakdowns: BreakdownSpec[]; multi: boolean } {
   // The reference's reading of a world map: countries, whatever breakdown the request names.
-  if (display === 'WorldMap') return [spec({ property: '$geoip_country_code', type: 'event' })]
-  const multi = list(params.breakdowns)
-  if (multi.length > 0) return multi.slice(0, 3).map((b) => spec(b))
+  if (display === 'WorldMap') return { breakdowns: [spec({ property: '$geoip_country_code', type: 'event' })], multi: false }
+  const several = list(params.breakdowns)
+  if (several.length > 0) return { breakdowns: several.slice(0, 3).map((b) => spec(b)), multi: true }
   const breakdown = decoded(params.breakdown)
-  if (breakdown === null || breakdown === undefined || breakdown === '') return []
-  return [
-    spec({
-      property: breakdown,
-      type: params.breakdown_type,
-      normalize_url: params.breakdown_normalize_url,
-      histogram_bin_count: params.breakdown_histogram_bin_count,
-      group_type_index: params.breakdown_group_type_index,
-    }),
-  ]
+  if (breakdown === null || breakdown === undefined || breakdown === '') return { breakdowns: [], multi: false }
+  const single = spec({
+    property: breakdown,
+    type: params.breakdown_type,
+    normalize_url: params.breakdown_normalize_url,
+    histogram_bin_count: params.breakdown_histogram_bin_count,
+    group_type_index: params.breakdown_group_type_index,
+  })
+  return { breakdowns: [single], multi: false }
 }
 
 function spec(b: Record<string, unknown>): BreakdownSpec {

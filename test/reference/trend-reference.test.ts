@@ -6,7 +6,7 @@ import { resolveDateRange } from '../../packages/core/src/query/dates/resolve-da
 import { parseTimestamp } from '../../packages/core/src/time/timestamp.js'
 import type { RefDataset } from './ref-dataset.js'
 import { dataset, interval, PERSON_OF, RANGE } from './trend-arbitraries.js'
-import { toRefDataset, TREND_EXAMPLES, trendMismatches } from './trend-examples.js'
+import { matchesTrendExpected, toRefDataset, TREND_EXAMPLES, trendMismatches } from './trend-examples.js'
 import { referenceTrend } from './trend-reference.js'
 
 type Series = { data: number[]; breakdown_value?: unknown; status?: string }
@@ -23,6 +23,26 @@ async function bounds(data: RefDataset, intervalName: Interval): Promise<[number
   return [r.fromMicros, r.toMicros]
 }
 const micros = (t: string) => parseTimestamp(t)!
+
+describe('matchesTrendExpected', () => {
+  const actual = [{ data: [1, 2.5], label: 'a', filter: { interval: 'day', insight: 'TRENDS' }, action: { id: 'a', order: 0 } }]
+
+  it('accepts listed fields that agree, numbers to 1e-9 relative, filter and action by their listed keys', () => {
+    expect(trendMismatches(actual, [{ data: [1, 2.5 + 1e-12], filter: { interval: 'day' }, action: { order: 0 } }])).toEqual([])
+    expect(matchesTrendExpected(actual, [{ label: 'a' }])).toBe(true)
+  })
+
+  it('reports a wrong number, a missing or unexpected field, a wrong count of series, extra keys in other objects', () => {
+    expect(trendMismatches(actual, [{ data: [1, 2.6] }])).toEqual(['result[0].data[1]: expected 2.6, got 2.5'])
+    expect(trendMismatches(actual, [{ count: 3 }])).toEqual(['result[0].count: missing'])
+    expect(trendMismatches(actual, [{ label: undefined }])).toEqual(['result[0].label: expected absent, got "a"'])
+    expect(trendMismatches(actual, [{}, {}])).toEqual(['result: expected 2 series, got 1: a'])
+    expect(trendMismatches(actual, [{ data: [1] }])).toEqual(['result[0].data: expected [1], got [1,2.5]'])
+    expect(trendMismatches([{ breakdown_value: { a: 1, b: 2 } }], [{ breakdown_value: { a: 1 } }])).toEqual(['result[0].breakdown_value.b: unexpected'])
+    expect(trendMismatches(actual, [{ filter: { interval: 'week' } }])).toEqual(['result[0].filter.interval: expected "week", got "day"'])
+    expect(matchesTrendExpected(actual, [{ action: null }])).toBe(false)
+  })
+})
 
 describe('trend reference: worked examples', () => {
   it('has at least 35 examples with distinct names', () => {
