@@ -59,7 +59,7 @@ describe('trend reference: worked examples', () => {
 })
 
 describe('trend reference: invariants on random datasets', () => {
-  const runs = { numRuns: 60 }
+  const runs = { numRuns: 100 }
 
   it('total sums to the number of matching events in range', async () => {
     await fc.assert(
