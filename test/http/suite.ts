@@ -1,5 +1,6 @@
 import { describe } from 'vitest'
 import type { ConformanceTarget } from '../conformance/target.js'
+import { actionCohortCases } from './actions-cohorts.cases.js'
 import { isolationCases, refusalCases } from './auth.cases.js'
 import { fuzzCases } from './fuzz.cases.js'
 import { paginationCases } from './pagination.cases.js'
@@ -20,6 +21,7 @@ export function runHttpSuite(target: ConformanceTarget, options: HttpSuiteOption
   describe(`HTTP end to end: ${target.name}`, () => {
     walkCases(target)
     isolationCases(target)
+    actionCohortCases(target)
     // Refusals never reach the storage, and pages and CSV are the same code on every database: the smoke subset leaves them out.
     if (options.full) {
       refusalCases(target)

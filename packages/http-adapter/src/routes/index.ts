@@ -1,5 +1,7 @@
 import { route, type Route } from '../route.js'
+import * as actions from './actions.js'
 import * as capture from './capture.js'
+import * as cohorts from './cohorts.js'
 import * as eventDefinitions from './event-definitions.js'
 import * as insights from './insights.js'
 import * as organizations from './organizations.js'
@@ -9,6 +11,8 @@ import * as users from './users.js'
 
 const PLUGINS = '/api/organizations/:parent_lookup_organization_id/plugins'
 const INSIGHTS = '/api/projects/:project_id/insights'
+const ACTIONS = '/api/projects/:project_id/actions'
+const COHORTS = '/api/projects/:project_id/cohorts'
 
 /**
  * The route table. Scopes are on the endpoints (`access`); paths match with
@@ -56,6 +60,19 @@ export const apiRoutes: ReadonlyArray<Route> = [
   route('GET',    `${INSIGHTS}/activity/`,                               insights.activity),
   route('GET',    `${INSIGHTS}/my_last_viewed/`,                         insights.myLastViewed),
   // Later issues: cancel/, funnel/, funnel/correlation/, path/, retention/, timing/, trend/ (literal segments).
+
+  route('GET',    `${ACTIONS}/`,                                         actions.list),
+  route('POST',   `${ACTIONS}/`,                                         actions.create),
+  route('GET',    `${ACTIONS}/:id(\\d+)/`,                               actions.retrieve),
+  route('PATCH',  `${ACTIONS}/:id(\\d+)/`,                               actions.update),
+  route('DELETE', `${ACTIONS}/:id(\\d+)/`,                               actions.remove),
+
+  route('GET',    `${COHORTS}/`,                                         cohorts.list),
+  route('POST',   `${COHORTS}/`,                                         cohorts.create),
+  route('GET',    `${COHORTS}/:id(\\d+)/`,                               cohorts.retrieve),
+  route('PATCH',  `${COHORTS}/:id(\\d+)/`,                               cohorts.update),
+  route('DELETE', `${COHORTS}/:id(\\d+)/`,                               cohorts.remove),
+  route('GET',    `${COHORTS}/:id(\\d+)/persons/`,                       cohorts.persons),
 
   ...(['/batch/', '/capture/', '/e/', '/i/v0/e/', '/track/'] as const).flatMap((path) => [
     route('GET',  path, capture.capture),
