@@ -29,6 +29,8 @@ export interface FunnelEvent {
 
 export const valueKey = (value: BreakdownValue): string => JSON.stringify(value)
 
+const firstStep = (e: FunnelEvent): number => e.flags.find((f) => f > 0) ?? Number.MAX_SAFE_INTEGER
+
 /** A property as PostHog's breakdown shows it: text as is, numbers and booleans spelled, missing or null as ''. */
 export function breakdownText(value: unknown): string {
   if (value === undefined || value === null) return ''
@@ -66,8 +68,13 @@ function eventValue(spec: FunnelSpec, ctx: FilterContext): BreakdownValue {
 }
 
 /**
- * The events of each aggregation target, sorted by (time, uuid): PostHog
- * leaves the order of equal times to ClickHouse, the reference pins it. `stepCount`
+ * The events of each aggregation target, sorted by time. PostHog leaves the
+ * order of equal times to ClickHouse (arraySort on the time alone); the
+ * reference pins it: the lowest step first (so step 0 then step 1 at one
+ * instant convert in trends too, as §3 says they do in the steps view),
+ * events without a step (exclusions, unrelated events) last, then uuid.
+ * Only unordered funnels and trends depend on it; the steps view of ordered
+ * and strict funnels has its own same-instant rule. `stepCount`
  * truncates the funnel (funnel trends stop at `funnel_to_step`); exclusion
  * gaps beyond it go with it. Strict funnels keep every event, the others
  * only events with a flag (§2.4).
@@ -109,6 +116,6 @@ export function funnelEvents(
     list.push({ uuid: stableUuid(event.uuid), micros, flags, value, valueKey: valueKey(value), personId })
     byTarget.set(target, list)
   }
-  for (const list of byTarget.values()) list.sort((a, b) => a.micros - b.micros || (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0))
+  for (const list of byTarget.values()) list.sort((a, b) => a.micros - b.micros || firstStep(a) - firstStep(b) || (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0))
   return byTarget
 }

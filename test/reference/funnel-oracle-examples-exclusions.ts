@@ -65,6 +65,25 @@ export const EXCLUSION_EXAMPLES: FunnelExample[] = [
     why: 'Window 1 h. f\'s refund is 90 minutes after the 10:00 signup: outside the window, ignored; f converts from 12:00 in 600 s. g refunds 30 minutes after signing up: excluded.',
   },
   {
+    name: 'an exclusion that hits a later attempt, not the reported one, does not exclude',
+    data: dataset(
+      [ev('a1', 'p', 'a', '2024-03-01 05:15'), ev('a2', 'p', 'a', '2024-03-01 06:30'), ev('x1', 'p', 'x', '2024-03-01 06:55')],
+      persons({ p: ['p'] }),
+    ),
+    params: {
+      ...MARCH,
+      events: [{ id: 'a', order: 0 }, { id: 'b', order: 1 }],
+      exclusions: [{ id: 'x', type: 'events', funnel_from_step: 0, funnel_to_step: 1 }],
+      funnel_window_interval: 41,
+      funnel_window_interval_unit: 'minute',
+    },
+    expected: [step(0, 'a', 1), step(1, 'b', 0)],
+    why:
+      'Window 41 minutes. The 05:15 attempt is the reported one (first to reach step 0); the 06:30 attempt is only a later one at the same depth. ' +
+      'x at 06:55 is 25 minutes into the 06:30 attempt, which it marks, but 100 minutes after the reported attempt\'s start: funnels.md §3 marks the person only ' +
+      'when the exclusion is within the window of the reported path. p stays, at step 0.',
+  },
+  {
     name: 'an action as exclusion',
     data: dataset(
       [
@@ -101,6 +120,27 @@ export const EXCLUSION_EXAMPLES: FunnelExample[] = [
     why:
       'x\'s view is still inside the window when the refund comes, so nothing was recorded yet; the refund empties the window. The cart then makes one step, recorded at the last event: x counts at step 0 only. ' +
       'y does both steps, 600 s apart.',
+  },
+  {
+    name: 'unordered: an exclusion at the same instant as a step comes after it (pinned order)',
+    data: dataset(
+      [
+        ev('x1', 'x', 'view', '2024-03-01 10:00'),
+        ev('x2', 'x', 'refund', '2024-03-01 10:00'),
+        ev('x3', 'x', 'cart', '2024-03-01 10:05'),
+        ev('y1', 'y', 'cart', '2024-03-01 10:00'),
+        ev('y2', 'y', 'view', '2024-03-01 10:10'),
+      ],
+      persons({ x: ['x'], y: ['y'] }),
+    ),
+    params: { ...MARCH, funnel_order_type: 'unordered', events: [{ id: 'view', order: 0 }, { id: 'cart', order: 1 }], exclusions: REFUND_0_1 },
+    expected: [
+      { ...step(0, null, 2), name: 'Completed 1 step' },
+      { ...step(1, null, 1, 600), name: 'Completed 2 steps' },
+    ],
+    why:
+      'PostHog leaves the order of equal times open; the reference puts step events first and step-less ones (here the refund) last. ' +
+      'So x\'s refund empties the window right after the 10:00 view, and the 10:05 cart makes one step. y does both steps in 600 s.',
   },
   {
     name: 'aggregation by group: a group converts through different persons',

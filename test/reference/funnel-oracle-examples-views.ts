@@ -63,6 +63,21 @@ export const VIEW_EXAMPLES: FunnelExample[] = [
     why: '1 of 3 entrants converts: round(100/3, 2) = 33.33.',
   },
   {
+    name: 'trends: step 0 and step 1 at the same instant convert, whatever their uuids',
+    data: dataset(
+      [
+        ev('00000000-0000-4000-8000-000000000001', 'p', 'pay', '2024-03-01 10:00'),
+        ev('00000000-0000-4000-8000-000000000002', 'p', 'signup', '2024-03-01 10:00'),
+      ],
+      persons({ p: ['p'] }),
+    ),
+    params: { funnel_viz_type: 'trends', date_from: '2024-03-01', date_to: '2024-03-01', events: STEPS },
+    expected: [{ count: 1, data: [100], days: ['2024-03-01'], labels: ['1-Mar-2024'] }],
+    why:
+      'Events at one instant are taken lowest step first, so the signup opens the attempt before the pay, which completes it: 1 of 1. ' +
+      'In uuid order the pay would come first and find no attempt (0). The steps view converts such pairs too (funnels.md §3).',
+  },
+  {
     name: 'trends by week: labels are date ranges clipped to the query range',
     data: dataset([ev('a1', 'a', 'signup', '2024-03-05 10:00'), ev('a2', 'a', 'pay', '2024-03-06 10:00')], persons({ a: ['a'] })),
     params: { funnel_viz_type: 'trends', interval: 'week', date_from: '2024-03-01', date_to: '2024-03-20', events: STEPS },

@@ -1,8 +1,51 @@
 /**
- * The reference funnel: a request and a dataset in, PostHog's `result` out.
- * Reads the request, resolves the date range with core's resolver, runs
- * every target's events through the per-target algorithm, and shapes the
- * answer for the requested visualisation.
+ * The reference funnel: a request and a dataset in, PostHog's `result` out,
+ * written from /work/shared/reference/funnels.md and DECISIONS.md (and, where
+ * funnels.md is terse, the funnel-udf Rust it was written from), never from
+ * Sightline's SQL. Property filters: test/filters/reference-filter.ts; dates:
+ * core's resolveDateRange and buckets.
+ *
+ * Readings chosen where funnels.md is uncertain or silent:
+ * 1. Async, because core's resolveDateRange is.
+ * 2. Equal times: lowest step first, step-less events (exclusions, unrelated)
+ *    last, then the uuid as the database holds it (load-dataset.ts). PostHog
+ *    leaves this order open; only unordered funnels and trends depend on it.
+ * 3. first/last_touch: the earliest/latest funnel event whose value has a
+ *    non-empty part (group breakdowns too); none gives "" (or ["", ...]).
+ *    all_events: every distinct value, the empty one included. step N: the
+ *    values of events matching step N (unordered: of every event).
+ * 4. Breakdown order (steps view): last-step count desc, then each earlier
+ *    step desc, then value asc (code points; lists element-wise). The first
+ *    `breakdown_limit` (10 by default, DECISIONS.md) stay, in that order;
+ *    "Other" (["Other"] for lists) comes last and pools times.
+ * 5. Nobody in the funnel: steps with count 0 (DECISIONS.md); with a
+ *    breakdown [], as there is no value to label a group with.
+ * 6. Cohort breakdowns: one run per requested cohort over its members'
+ *    events; `breakdown` the cohort's name (its id as text when unnamed),
+ *    "all" shows as "all users". Trends show the name as breakdown_value.
+ * 7. Trends cut the funnel at funnel_to_step (funnel_trends_udf.py), use the
+ *    steps view's attribution, keep the `breakdown_limit` values with the
+ *    most entrants (ties: value desc, no Other) and list them by value.
+ *    Unordered trends: entrant from funnel_from_step + 1 distinct steps,
+ *    converted at funnel_to_step + 1.
+ * 8. Time to convert ignores breakdowns; funnel_to_step 0 means the last
+ *    step (the runner's `or`). With no sample: bins from min = max = 0 and
+ *    width 60 (what the query computes: [[0,0],[60,0]] for one bin), average
+ *    null. Unordered funnels use the UDF's first-completion times, not the
+ *    older SQL fallback.
+ * 9. Rates round like ClickHouse's round(x, 2) on floats (half to even);
+ *    medians interpolate. funnel_window_interval 0 is allowed (same-instant
+ *    conversions only).
+ * 10. A breakdown without breakdown_type is an event breakdown (funnels.md
+ *    §1.4 and the interface document's default), not the 400 issue 5 lists.
+ * 11. Group aggregation reads the event's stored `groups[k]`.
+ * 12. Old-client unboxing as insight.py does it: `insight: "FUNNELS"` and an
+ *    explicit event/person breakdown_type are both required.
+ *
+ * Not modelled (a FunnelReferenceError or plain Error): hogql and session
+ * breakdowns, hogql and session property filters, funnel_aggregate_by_hogql,
+ * first_time_for_user math, sampling_factor, breakdown_normalize_url.
+ * converted_people_url / dropped_people_url are the implementation's.
  */
 import { bucketOfMs, bucketStarts } from '../../packages/core/src/query/dates/buckets.js'
 import { resolveDateRange, type ResolvedDateRange } from '../../packages/core/src/query/dates/resolve-date-range.js'
