@@ -89,6 +89,12 @@ export interface SqlHooks {
    * double; null when the group has none.
    */
   quantileCont(value: Expression<number | null>, q: number): Expression<number | null>
+  /**
+   * `text` as a sort key that orders by code point (UTF-8 byte order),
+   * whatever the database's collation: for orders that must agree across
+   * databases (funnel breakdown ranking ties).
+   */
+  binaryText(text: Expression<string | null>): Expression<string | null>
 }
 
 /** A database Sightline can run on. Create one per `createSightline` call. */

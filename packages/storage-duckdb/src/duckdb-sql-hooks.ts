@@ -27,6 +27,8 @@ export const duckdbSqlHooks: SqlHooks = {
   // DuckDB's `/` on integers gives a double; `//` divides integers.
   intDiv: (dividend, divisor) => sql<number>`(${dividend} // ${divisor})`,
   quantileCont: (value, q) => sql<number | null>`quantile_cont(${value}, ${sql.lit(quantileFraction(q))})`,
+  // DuckDB's default collation is binary.
+  binaryText: (text) => text,
 }
 
 /** A quantile is a literal (an aggregate's fraction cannot be a bound parameter everywhere); only 0..1 is accepted. */

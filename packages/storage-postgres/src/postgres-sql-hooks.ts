@@ -26,6 +26,8 @@ export const postgresSqlHooks: SqlHooks = {
   epochMicros: (timestamp) => sql<number>`cast(extract(epoch from ${timestamp}) * 1000000 as bigint)`,
   intDiv: (dividend, divisor) => sql<number>`(cast(${dividend} as bigint) / cast(${divisor} as bigint))`,
   quantileCont: (value, q) => sql<number | null>`percentile_cont(${sql.lit(quantileFraction(q))}) within group (order by ${value})`,
+  // A database's default collation may be a locale's (en_US.UTF-8 sorts 'B' after 'a'); "C" compares bytes.
+  binaryText: (text) => sql<string | null>`(${text} collate "C")`,
 }
 
 /** A quantile is a literal (an ordered-set aggregate's fraction must be constant); only 0..1 is accepted. */
