@@ -205,6 +205,16 @@ export const BREAKDOWN_EXAMPLES: FunnelExample[] = [
     why: 'The signups give "" (p1), Chrome (p2), Firefox (p3); each must enter with a signup of that value, which it does, and the purchase is not constrained: p1 600 s, p2 1200 s. The value may be sent as text.',
   },
   {
+    name: 'step attribution: each candidate needs a step event of its own value',
+    data: dataset([ev('p1', 'signup', '10:00'), ev('p1', 'purchase', '10:10', { $browser: 'Safari' }), ev('p1', 'purchase', '10:20', { $browser: 'Chrome' })]),
+    params: { ...AB, breakdown: '$browser', breakdown_type: 'event', breakdown_attribution_type: 'step', breakdown_attribution_value: 1 },
+    expected: [
+      under(['Chrome'], [step(0, 'signup', 1), step(1, 'purchase', 1, 1200)]),
+      under(['Safari'], [step(0, 'signup', 1), step(1, 'purchase', 1, 600)]),
+    ],
+    why: "p1 bought on Safari then on Chrome: two candidates, and p1 counts under both. Under Chrome the Safari purchase cannot be step 1, so step 1 is the 10:20 purchase (1200 s); under Safari it is the 10:10 one (600 s). Tied counts go by value.",
+  },
+  {
     name: 'breakdown with nobody in the funnel: []',
     data: dataset([ev('p1', 'signup', '2024-02-01T10:00:00Z', { $browser: 'Chrome' })]),
     params: { ...AB, breakdown: '$browser', breakdown_type: 'event' },

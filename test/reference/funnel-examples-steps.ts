@@ -376,6 +376,18 @@ export const STEP_EXAMPLES: FunnelExample[] = [
     why: "Unordered progress is recorded when an event leaves the window or at the last event. p1's a and b are still in the window when x empties the queues, so that progress is lost; c alone is recorded at the end: 1 step. p2 does all three: 300 and 600 s.",
   },
   {
+    name: 'date_to includes the last microsecond of its day',
+    data: dataset([
+      ev('p1', 'a', '2024-03-15T23:59:00Z'),
+      ev('p1', 'b', '2024-03-15T23:59:59.999999Z'),
+      ev('p2', 'a', '2024-03-15T23:59:00Z'),
+      ev('p2', 'b', '2024-03-16T00:00:00Z'),
+    ]),
+    params: { ...MARCH, events: [{ id: 'a' }, { id: 'b' }] },
+    expected: [step(0, 'a', 2), step(1, 'b', 1, 59.999999)],
+    why: "date_to 2024-03-15 with a day interval ends at 23:59:59.999999: p1's b is in range (59.999999 s after a); p2's b at midnight is not, and a conversion after date_to is never seen.",
+  },
+  {
     name: 'nobody in the funnel: steps with count 0',
     data: dataset([ev('p1', 'a', '2024-02-01T10:00:00Z')]),
     params: { ...MARCH, events: [{ id: 'a' }, { id: 'b' }] },

@@ -130,6 +130,38 @@ export const TREND_EXAMPLES: FunnelExample[] = [
     why: "p1 completes over an exclusion (fully excluded): it gives no entry. p3's attempt is partially excluded (x after its last step, in the window): not an entrant. p2 converts: 1 of 1.",
   },
   {
+    name: 'strict trends: an unrelated event breaks the attempt',
+    data: dataset([ev('p1', 'a', '10:00'), ev('p1', 'z', '10:05'), ev('p1', 'b', '10:10'), ev('p2', 'a', '10:00'), ev('p2', 'b', '10:10')]),
+    params: { ...oneDay, ...TRENDS, funnel_order_type: 'strict' },
+    expected: [day([50])],
+    why: "Strict: p1's z between a and b clears the attempt, which stays an entrant without a conversion; p2 converts. 1 of 2.",
+  },
+  {
+    name: 'trends: a step-0 attempt hit by an exclusion is replaced by the next step-0 event',
+    data: dataset([ev('p1', 'a', '10:00'), ev('p1', 'x', '10:05'), ev('p1', 'a', '10:30'), ev('p2', 'a', '10:00'), ev('p2', 'b', '10:10')]),
+    params: { ...oneDay, ...TRENDS, exclusions: [{ id: 'x', funnel_from_step: 0, funnel_to_step: 1 }] },
+    expected: [day([50])],
+    why: "p1's first attempt is partially excluded by x; the 10:30 a opens a fresh attempt for the same day (instead of only moving the start), which is a clean entrant. p2 converts. 1 of 2; without the fresh attempt p1 would not count and the rate would be 100.",
+  },
+  {
+    name: 'time to convert: automatic bin count is ceil(cbrt(samples))',
+    data: dataset([
+      ev('p1', 'a', '10:00'),
+      ev('p1', 'b', '10:01'),
+      ev('p2', 'a', '10:00'),
+      ev('p2', 'b', '10:02'),
+      ev('p3', 'a', '10:00'),
+      ev('p3', 'b', '10:03'),
+      ev('p4', 'a', '10:00'),
+      ev('p4', 'b', '10:04'),
+      ev('p5', 'a', '10:00'),
+      ev('p5', 'b', '10:05'),
+    ]),
+    params: { ...MARCH, funnel_viz_type: 'time_to_convert', events: [{ id: 'a' }, { id: 'b' }] },
+    expected: { bins: [[60, 2], [180, 2], [300, 1]], average_conversion_time: 180 },
+    why: 'Samples 60, 120, 180, 240, 300: ceil(cbrt 5) = 2 bins, width ceil(240 / 2) = 120 from 60: starts 60, 180, 300. 60 and 120 in bin 0, 180 and 240 in bin 1, 300 in bin 2. Mean 180.',
+  },
+  {
     name: 'time to convert: automatic bins',
     data: dataset([
       ev('p1', 'a', '10:00'),
