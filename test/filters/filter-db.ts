@@ -5,8 +5,10 @@
  * Sightline), not core's events table: filters are compiled over any JSON
  * column, and a plain table keeps each case to one insert and one select.
  */
-import { Kysely, sql } from 'kysely'
+import { Kysely, sql, type Expression, type SqlBool } from 'kysely'
 import type { StorageAdapter } from '@sightline/core'
+import { normalizeStep, type ActionStepInput } from '../../packages/core/src/model/action.js'
+import { compileActionCondition, type ActionSources } from '../../packages/core/src/query/actions/compile-action.js'
 import { compilePropertyFilters } from '../../packages/core/src/query/filters/compile-property-filters.js'
 import { decodePropertyFilters } from '../../packages/core/src/query/filters/property-filters.js'
 import { duckdbMemory } from '../targets/duckdb.js'
@@ -23,6 +25,10 @@ export interface FilterRow {
   person?: Record<string, unknown>
   /** The row's `elements_chain`; '' when missing. */
   elementsChain?: string
+  /** The row's event name; '' when missing. */
+  eventName?: string
+  /** The cohorts the row's person is in (a stand-in for cohort membership). */
+  cohorts?: ReadonlyArray<number>
 }
 
 export interface FilterDb {
@@ -30,6 +36,8 @@ export interface FilterDb {
   load(rows: ReadonlyArray<FilterRow>): Promise<void>
   /** Ids of the loaded rows the filters select, ascending. */
   select(filters: unknown): Promise<number[]>
+  /** Ids of the loaded rows an action with these steps matches, ascending. */
+  selectAction(steps: ReadonlyArray<ActionStepInput>): Promise<number[]>
   close(): Promise<void>
 }
 
@@ -39,7 +47,18 @@ export async function openFilterDb(target: ConformanceTarget): Promise<FilterDb>
   const driver = await adapter.open()
   const db = new Kysely<any>({ dialect: driver.dialect })
   const json = sql.raw(adapter.capabilities.jsonColumnType)
-  await sql`create table filter_events (id integer, properties ${json}, person_properties ${json}, elements_chain text not null)`.execute(db)
+  await sql`create table filter_events (id integer, properties ${json}, person_properties ${json}, elements_chain text not null, event text not null, cohorts text not null)`.execute(db)
+  const sources: ActionSources = {
+    event: sql.ref('properties'),
+    person: sql.ref('person_properties'),
+    elementsChain: sql.ref('elements_chain'),
+    eventName: sql.ref('event'),
+    // Membership stands in as a list `,1,3,` in a column: what is tested here is the compiler's use of the hook.
+    cohort: (id) => sql<SqlBool>`(strpos(cohorts, ${`,${id},`}) > 0)`,
+    hooks: adapter.sql,
+  }
+  const ids = async (where: Expression<SqlBool>) =>
+    (await db.selectFrom('filter_events').select('id').where(where).orderBy('id').execute()).map((r) => Number(r.id))
   return {
     adapter,
     async load(rows) {
@@ -47,19 +66,20 @@ export async function openFilterDb(target: ConformanceTarget): Promise<FilterDb>
       if (rows.length === 0) return
       await db
         .insertInto('filter_events')
-        .values(rows.map((r) => ({ id: r.id, properties: JSON.stringify(r.event), person_properties: JSON.stringify(r.person ?? {}), elements_chain: r.elementsChain ?? '' })))
+        .values(
+          rows.map((r) => ({
+            id: r.id,
+            properties: JSON.stringify(r.event),
+            person_properties: JSON.stringify(r.person ?? {}),
+            elements_chain: r.elementsChain ?? '',
+            event: r.eventName ?? '',
+            cohorts: `,${(r.cohorts ?? []).join(',')},`,
+          })),
+        )
         .execute()
     },
-    async select(filters) {
-      const where = compilePropertyFilters(decodePropertyFilters(filters), {
-        event: sql.ref('properties'),
-        person: sql.ref('person_properties'),
-        elementsChain: sql.ref('elements_chain'),
-        hooks: adapter.sql,
-      })
-      const rows = await db.selectFrom('filter_events').select('id').where(where).orderBy('id').execute()
-      return rows.map((r) => Number(r.id))
-    },
+    select: (filters) => ids(compilePropertyFilters(decodePropertyFilters(filters), sources)),
+    selectAction: (steps) => ids(compileActionCondition({ id: 1, name: null, steps: steps.map(normalizeStep) }, sources)),
     async close() {
       await db.destroy()
       await driver.close()

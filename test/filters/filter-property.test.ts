@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openFilterDb, serverSkipReason, targets, type FilterDb, type FilterRow } from './filter-db.js'
+import { referenceActionMatches, type RefStep } from './reference-action.js'
 import { referenceMatches, type RefCondition, type RefFilters } from './reference-filter.js'
 
 const KEYS = ['a', '$b', 'c"d', 'é🙂']
@@ -25,7 +26,14 @@ const element = fc
     return `${tag}${[...classes].sort().map((c) => `.${c}`).join('')}:${attrs.join('')}`
   })
 const chain = fc.oneof(fc.constant(''), fc.array(element, { minLength: 1, maxLength: 3 }).map((els) => els.join(';')))
-const rows = fc.array(fc.record({ event: props, person: props, elementsChain: chain }), { maxLength: 8 })
+// URLs where LIKE's wildcards, case and escapes make a difference.
+const URLS = ['https://x.io/a_b', 'https://x.io/aXb', 'https://X.IO/A%b', 'https://x.io/a\\b', 'http://x.io/\na', 'é🙂_%', '']
+const withUrl = fc.tuple(props, fc.option(fc.constantFrom(...URLS), { nil: undefined })).map(([p, url]) => (url === undefined ? p : { ...p, $current_url: url }))
+const EVENT_NAMES = ['$pageview', '$autocapture', 'signup']
+const rows = fc.array(
+  fc.record({ event: withUrl, person: props, elementsChain: chain, eventName: fc.constantFrom(...EVENT_NAMES), cohorts: fc.subarray([1, 2, 3]) }),
+  { maxLength: 8 },
+)
 
 const scalar = fc.oneof(text, number, fc.boolean())
 const numeric = fc.oneof(number, fc.constantFrom('5', '-1.5', '1e1'))
@@ -62,11 +70,42 @@ const elementCondition: fc.Arbitrary<RefCondition> = fc
     const value = op === 'is_set' || op === 'is_not_set' ? fc.constant(undefined) : op === 'regex' || op === 'not_regex' ? one(elementRegex) : one(plain)
     return value.map((v) => ({ type: 'element', key, operator: op, ...(v === undefined ? {} : { value: v }) }) as RefCondition)
   })
-const anyCondition = fc.oneof(condition, elementCondition)
+// The compiler's use of the cohort hook (filter-db stands membership in as a list of ids per row).
+const cohortCondition: fc.Arbitrary<RefCondition> = fc
+  .record({ value: fc.constantFrom(1, 2, 3, '2'), operator: fc.constantFrom(undefined, 'in', 'not_in', 'exact') })
+  .map(({ value, operator }) => ({ type: 'cohort', key: 'id', value, ...(operator ? { operator } : {}) }))
+const anyCondition = fc.oneof(condition, elementCondition, cohortCondition)
 const filters: fc.Arbitrary<RefFilters> = fc.letrec<{ node: any; group: any }>((tie) => ({
   node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, anyCondition, tie('group')),
   group: fc.record({ type: fc.constantFrom('AND', 'OR'), values: fc.array(tie('node'), { maxLength: 3 }) }),
 })).group.chain((g: RefFilters) => fc.oneof(fc.constant(g), fc.array(anyCondition, { maxLength: 3 })))
+
+// Action steps: every part, with the values where PostHog's rules bite (LIKE wildcards, `\\` escapes, case, anchors).
+const opt = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined })
+const urlPart = fc.constantFrom<['contains' | 'exact' | 'regex' | null | undefined, string]>(
+  ...(['x.io', 'X.IO', 'a_b', 'a\\_b', 'a%b', 'a\\%b', '%', '_', 'a\\b', 'https://x.io/a_b', '\n', 'é🙂_'] as const).flatMap((u) => [[undefined, u], ['contains', u], [null, u], ['exact', u]] as Array<[undefined | 'contains' | null | 'exact', string]>),
+  ...(['x\\.io', '^https?://x', 'a.b$', '[A-Z]'] as const).map((u): ['regex', string] => ['regex', u]),
+)
+const matching = fc.constantFrom<'contains' | 'exact' | 'regex' | null | undefined>(undefined, null, 'contains', 'exact', 'regex')
+const textPart = (plain: fc.Arbitrary<string>) => matching.chain((m) => (m === 'regex' ? elementRegex : plain).map((v) => [m, v] as const))
+const step: fc.Arbitrary<RefStep> = fc
+  .record({
+    // Element parts count only on `$autocapture` steps: most steps are those.
+    event: opt(fc.oneof({ weight: 3, arbitrary: fc.constant('$autocapture') }, { weight: 2, arbitrary: fc.constantFrom('$pageview', 'signup', '', 'other') })),
+    url: opt(urlPart),
+    text: opt(textPart(elementText)),
+    href: opt(textPart(fc.constantFrom(...HREFS, 'x.IO', '/'))),
+    selector: opt(fc.constantFrom(...SELECTORS)),
+    tag_name: opt(fc.constantFrom(...TAGS, 'butto')),
+    properties: opt(filters),
+  })
+  .map(({ url, text, href, ...rest }) => ({
+    ...rest,
+    ...(url && { url: url[1], ...(url[0] !== undefined && { url_matching: url[0] }) }),
+    ...(text && { text: text[1], text_matching: text[0] ?? null }),
+    ...(href && { href: href[1], href_matching: href[0] ?? null }),
+  }))
+const actionSteps = fc.array(step, { maxLength: 3 })
 
 for (const target of targets) {
   describe(`property filters select what the reference selects on ${target.name}`, () => {
@@ -81,15 +120,31 @@ for (const target of targets) {
           const loaded: FilterRow[] = events.map((e, i) => ({ id: i + 1, ...e }))
           await db.load(loaded)
           for (const f of cases) {
-            const expected = loaded.filter((r) => referenceMatches(f, r as never)).map((r) => r.id)
+            const expected = loaded.filter((r) => referenceMatches(f, reference(r))).map((r) => r.id)
             expect(await db.select(f), JSON.stringify(f)).toEqual(expected)
           }
         }),
         { numRuns: 200 },
       )
     }, 20_000)
+    it('random events x random actions', async () => {
+      await fc.assert(
+        fc.asyncProperty(rows, fc.array(actionSteps, { minLength: 1, maxLength: 4 }), async (events, actions) => {
+          const loaded: FilterRow[] = events.map((e, i) => ({ id: i + 1, ...e }))
+          await db.load(loaded)
+          for (const steps of actions) {
+            const expected = loaded.filter((r) => referenceActionMatches(steps, { ...reference(r), eventName: r.eventName ?? '' })).map((r) => r.id)
+            expect(await db.selectAction(steps as never), JSON.stringify(steps)).toEqual(expected)
+          }
+        }),
+        { numRuns: 200 },
+      )
+    }, 30_000)
   })
 }
+
+/** A loaded row as the reference reads it. */
+const reference = (r: FilterRow) => ({ ...r, cohorts: new Set(r.cohorts ?? []) }) as never
 
 // Only without a server: then the skip says why, and with one nothing is skipped.
 const reason = serverSkipReason

@@ -26,9 +26,11 @@ export interface RefRow {
   person?: Record<string, Json>
   /** The event's elements chain; '' when missing. */
   elementsChain?: string
+  /** The cohorts the row's person is in. */
+  cohorts?: ReadonlySet<number>
 }
 
-const textOf = (v: Json): string | null => (v === null || v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v))
+export const textOf = (v: Json): string | null => (v === null || v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v))
 const lowerAscii = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase())
 
 function num(t: string | null): number | null {
@@ -52,6 +54,8 @@ const numberValue = (v: Scalar): number => (typeof v === 'number' ? v : Number(v
 
 function condition(c: RefCondition, row: RefRow): boolean {
   if (c.type === 'element') return elementCondition(c, row.elementsChain ?? '')
+  // PostHog's InCohort / NotInCohort: the value names the cohort, `not_in` negates.
+  if (c.type === 'cohort') return (row.cohorts?.has(Number(c.value)) ?? false) !== (c.operator === 'not_in')
   const props = c.type === 'person' ? row.person ?? {} : row.event
   const t = textOf(Object.hasOwn(props, c.key) ? props[c.key] : undefined)
   const op = c.operator ?? 'exact'
