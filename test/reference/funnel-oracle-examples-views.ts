@@ -78,6 +78,34 @@ export const VIEW_EXAMPLES: FunnelExample[] = [
       'In uuid order the pay would come first and find no attempt (0). The steps view converts such pairs too (funnels.md §3).',
   },
   {
+    name: 'trends: a converted period ignores its later step-0 events, so a later exclusion cannot spoil it',
+    data: dataset(
+      [
+        ev('p1', 'p', 'signup', '2024-03-01 10:00'),
+        ev('p2', 'p', 'pay', '2024-03-01 10:10'),
+        ev('p3', 'p', 'signup', '2024-03-01 11:00'),
+        ev('p4', 'p', 'refund', '2024-03-01 11:05'),
+        ev('p5', 'p', 'pay', '2024-03-01 11:10'),
+        ev('p6', 'p', 'signup', '2024-03-02 09:00'),
+        ev('q1', 'q', 'signup', '2024-03-02 10:00'),
+        ev('q2', 'q', 'pay', '2024-03-02 10:30'),
+      ],
+      persons({ p: ['p'], q: ['q'] }),
+    ),
+    params: {
+      funnel_viz_type: 'trends',
+      date_from: '2024-03-01',
+      date_to: '2024-03-02',
+      events: STEPS,
+      exclusions: [{ id: 'refund', type: 'events', funnel_from_step: 0, funnel_to_step: 1 }],
+    },
+    expected: [{ count: 2, data: [100, 50], days: ['2024-03-01', '2024-03-02'], labels: ['1-Mar-2024', '2-Mar-2024'] }],
+    why:
+      'funnels.md §10.2: p converts on 1 March at 10:10; the period is then closed, so the 11:00 signup opens nothing and the refund and pay that follow touch no attempt. ' +
+      'p enters again on the 2nd without paying; q converts on the 2nd. 1 March: 1 of 1; 2 March: 1 of 2 = 50. (Had the 11:00 signup re-opened 1 March, ' +
+      'the refund then pay would make it fully excluded, and p would count only where it converted, turning the 2nd into 1 of 1.)',
+  },
+  {
     name: 'trends by week: labels are date ranges clipped to the query range',
     data: dataset([ev('a1', 'a', 'signup', '2024-03-05 10:00'), ev('a2', 'a', 'pay', '2024-03-06 10:00')], persons({ a: ['a'] })),
     params: { funnel_viz_type: 'trends', interval: 'week', date_from: '2024-03-01', date_to: '2024-03-20', events: STEPS },
