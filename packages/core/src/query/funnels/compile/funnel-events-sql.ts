@@ -1,0 +1,98 @@
+import { sql, type Expression, type SqlBool } from 'kysely'
+import type { FunnelPlan } from '../funnel-plan.js'
+import { bit, cols, hasBit, id, int, join, type Sql } from './sql-kit.js'
+
+/** The SQL pieces of a funnel's events, compiled over one event scope (see `funnelSources`). */
+export interface FunnelSources {
+  /** `events as e` and its joins, and the WHERE of project, date range, global and test-account filters. */
+  readonly from: Sql
+  readonly where: Expression<SqlBool>
+  /** The aggregation target as text: the person (or the distinct id of a personless event), or a group key. */
+  readonly target: Expression<string>
+  /** Rows without a target (no group of the aggregation type) take no part; null when every row has one. */
+  readonly targetPresent: Expression<SqlBool> | null
+  readonly timestampMicros: Expression<number>
+  readonly uuid: Expression<string>
+  /** "The event matches step i", for the plan's n steps. */
+  readonly steps: ReadonlyArray<Expression<SqlBool>>
+  /** "The event matches an exclusion covering gap j", for j = 1..n-1 (index j-1); null where none does. */
+  readonly gaps: ReadonlyArray<Expression<SqlBool> | null>
+  /** The breakdown value text of each property (null when missing); empty without a breakdown. */
+  readonly values: ReadonlyArray<Expression<string | null>>
+  /** "The event's person is in cohort k", for the plan's cohorts. */
+  readonly cohorts: ReadonlyArray<Expression<SqlBool>>
+}
+
+const flag = (condition: Expression<SqlBool>, value: number): Sql => sql`(case when ${condition} then ${int(value)} else 0 end)`
+const sum = (parts: ReadonlyArray<Sql>): Sql => (parts.length === 0 ? sql`cast(0 as bigint)` : sql`cast(${join(parts, ' + ')} as bigint)`)
+
+/**
+ * `fe`: one row per event that takes part, with its target `tgt`, time `ts`
+ * (epoch microseconds), `uuid`, step mask `sm` (bit i-1: matches 1-based
+ * step i), gap mask `xm` (bit j-1: an exclusion covering gap j matches),
+ * `fs` (its lowest step, or n+1 for none: the order of events sharing a
+ * timestamp), breakdown texts `b0..` ('' when missing) and cohort flags
+ * `c0..`. Ordered and unordered funnels keep events matching a step or an
+ * exclusion; strict ones keep every event of the scope (any other event
+ * breaks a strict chain).
+ */
+export function funnelEventsSql(plan: FunnelPlan, s: FunnelSources): Sql {
+  const gapConds = s.gaps.map((g, i) => (g ? { g, j: i + 1 } : null)).filter((x) => x !== null)
+  const conditions: Expression<SqlBool>[] = [s.where]
+  if (s.targetPresent) conditions.push(s.targetPresent)
+  if (plan.order !== 'strict') {
+    const any = [...s.steps, ...gapConds.map((x) => x.g)]
+    conditions.push(sql<SqlBool>`(${join(any.map((c) => sql`${c}`), ' or ')})`)
+  }
+  const values = plan.runs === 'none' || plan.runs === 'cohort' ? [sql`''`] : s.values.map((v) => sql`coalesce(${v}, '')`)
+  const inner = sql`select ${s.target} as tgt, ${s.timestampMicros} as ts, ${s.uuid} as uuid,
+    ${sum(s.steps.map((c, i) => flag(c, bit(i))))} as sm,
+    ${sum(gapConds.map(({ g, j }) => flag(g, bit(j - 1))))} as xm,
+    ${join(values.map((v, i) => sql`${v} as ${id(`b${i}`)}`))}
+    ${s.cohorts.length > 0 ? sql`, ${join(s.cohorts.map((c, i) => sql`coalesce(${c}, false) as ${id(`c${i}`)}`))}` : sql``}
+    from ${s.from} where ${join(conditions.map((c) => sql`${c}`), ' and ')}`
+  const fs = sql`(case ${join(Array.from({ length: plan.n }, (_, i) => sql`when ${hasBit(sql`sm`, i)} then ${int(i + 1)}`), ' ')} else ${int(plan.n + 1)} end)`
+  return sql`select fe0.*, ${fs} as fs from (${inner}) as fe0`
+}
+
+/**
+ * `runs`: the events of each run of the per-target algorithm, keyed by
+ * (`tgt`, `p0..`), the run's breakdown value (funnels.md §9.2): first and
+ * last touch one run under the value of the earliest or latest event with a
+ * non-empty value ('' when none); all_events one run per value over the
+ * events carrying it; step attribution one run per value of an event
+ * matching the attribution step (any event for unordered funnels), over all
+ * the target's events; cohorts one run per cohort the event's person is in.
+ * Without a breakdown, one run with `p0 = ''`.
+ */
+export function funnelRunsSql(plan: FunnelPlan): Sql {
+  const k = plan.dims
+  const b = cols('b', k)
+  const rest = sql`ts, uuid, sm, xm, fs, ${join(b)}`
+  const restOf = (alias: string) => sql`${id(`${alias}.ts`)}, ${id(`${alias}.uuid`)}, ${id(`${alias}.sm`)}, ${id(`${alias}.xm`)}, ${id(`${alias}.fs`)}, ${join(cols('b', k, alias))}`
+  switch (plan.runs) {
+    case 'none':
+      return sql`select tgt, '' as p0, ${rest} from fe`
+    case 'all_events':
+      return sql`select tgt, ${join(b.map((c, i) => sql`${c} as ${id(`p${i}`)}`))}, ${rest} from fe`
+    case 'first_touch':
+    case 'last_touch': {
+      const dir = plan.runs === 'first_touch' ? sql`` : sql` desc`
+      const nonEmpty = join(b.map((c) => sql`${c} <> ''`), ' or ')
+      const touch = sql`select tgt, ${join(b)}, row_number() over (partition by tgt order by ts${dir}, fs${dir}, uuid${dir}) as rn from fe where ${nonEmpty}`
+      return sql`select fe.tgt, ${join(cols('b', k, 'ft').map((c, i) => sql`coalesce(${c}, '') as ${id(`p${i}`)}`))}, ${restOf('fe')}
+        from fe left join (${touch}) as ft on ft.tgt = fe.tgt and ft.rn = 1`
+    }
+    case 'step': {
+      const which = plan.order === 'unordered' ? sql`true` : hasBit(sql`sm`, plan.attributionLevel! - 1)
+      const cand = sql`select distinct tgt, ${join(b)} from fe where ${which}`
+      return sql`select fe.tgt, ${join(cols('b', k, 'cv').map((c, i) => sql`${c} as ${id(`p${i}`)}`))}, ${restOf('fe')}
+        from fe join (${cand}) as cv on cv.tgt = fe.tgt`
+    }
+    case 'cohort':
+      return join(
+        plan.cohorts.map((c, i) => sql`select tgt, cast(${String(c)} as varchar) as p0, ${rest} from fe where ${id(`c${i}`)}`),
+        '\nunion all\n',
+      )
+  }
+}

@@ -1,0 +1,127 @@
+import { sql } from 'kysely'
+import type { FunnelPlan } from '../funnel-plan.js'
+import { C, P, X } from './ordered-occurrences-sql.js'
+import { carriesRunValue, runCols, runNames } from './run-key.js'
+import { cols, hasBit, id, int, join, nullOf, sameCols, type Sql } from './sql-kit.js'
+
+/** The CTEs one level adds: the paths that completed `level` steps, and what exclusions did one level down. */
+export interface LevelCtes {
+  readonly ctes: ReadonlyArray<readonly [string, Sql]>
+  /** `t{level}`: tenures of E[level] (run, seq, st, t1..t{level}, sts). */
+  readonly tenures: string
+  /** `x{level}`: runs with a derivation at `level` from an excluded path (run columns only); null without exclusions there. */
+  readonly excluded: string | null
+  /** `k{level-1}`: tenures of E[level-1] an exclusion hit while they were the furthest (run, seq); null without exclusions there. */
+  readonly marked: string | null
+}
+
+const tcols = (count: number, prefix = 't', alias?: string) => Array.from({ length: count }, (_, i) => id(alias ? `${alias}.${prefix}${i + 1}` : `${prefix}${i + 1}`))
+
+/**
+ * One pass of the ordered/strict algorithm (steps.rs): from the tenures of
+ * E[L] (`t{L}`, each a path that completed L steps, alive from its `seq`
+ * until the next one or, strict, the next event not matching step L) to
+ * those of E[L+1], L = level - 1 >= 1.
+ *
+ * Each step-(L+1) code sees the live tenure T of E[L] ("latest earlier
+ * step"): it extends T's path when within the window of T's start (inclusive),
+ * not refused by step attribution, and (in a split instant) not an event
+ * already on T's path. The first such code extends it (later ones find E[L+1]
+ * holding T's start: already reached), unless an exclusion code on gap L,
+ * within the window, came first: T is then excluded, and every later code
+ * makes an excluded derivation that counts for the furthest step but
+ * extends nothing. Strict funnels: a reset of E[L+1] (an event not matching
+ * step L+1) lets T be extended again.
+ *
+ * Tenure attributes are carried by running maxima: starts and step times
+ * only grow from one tenure to the next. The same-instant uuid list is
+ * carried packed behind its 20-digit seq, so the max picks the latest.
+ */
+export function levelSql(plan: FunnelPlan, level: number): LevelCtes {
+  const L = level - 1
+  const strict = plan.order === 'strict'
+  const excl = plan.gaps[L] === true
+  const attr = plan.attributionLevel === level
+  const run = runCols(plan)
+  const W = int(plan.windowMicros)
+  const names = { items: `i${level}`, win: `w${level}`, valid: `v${level}`, groups: `g${level}`, excl: `e${level}`, tenures: `t${level}`, excluded: `x${level}`, marked: `k${L}` }
+  const bcols = attr ? cols('b', plan.dims) : []
+
+  // 1. The stream of this pass: tenures of E[L], step-(L+1) codes, gap-L exclusion codes, strict resets.
+  const tNull = tcols(L).map(() => nullOf('bigint'))
+  const bNull = bcols.map(() => nullOf('text'))
+  const branches: Sql[] = [
+    sql`select ${run}, seq, 0 as k, st, ${join(tcols(L))}, sts, ${nullOf('bigint')} as ts, ${nullOf('text')} as u, 0 as multi${bcols.length ? sql`, ${join(bNull.map((b, i) => sql`${b} as ${id(`b${i}`)}`))}` : sql``}, ${nullOf('bigint')} as mask from ${id(`t${L}`)}`,
+    sql`select ${run}, seq, ${int(P)}, ${nullOf('bigint')}, ${join(tNull)}, ${nullOf('text')}, ts, cast(uuid as varchar), multi${bcols.length ? sql`, ${join(bcols)}` : sql``}, mask from occ where kind = ${int(P)} and lvl = ${int(level)}`,
+  ]
+  if (excl) branches.push(sql`select ${run}, seq, ${int(X)}, ${nullOf('bigint')}, ${join(tNull)}, ${nullOf('text')}, ts, ${nullOf('text')}, 0${bNull.length ? sql`, ${join(bNull)}` : sql``}, mask from occ where kind = ${int(X)} and lvl = ${int(L)}`)
+  if (strict) {
+    branches.push(
+      sql`select ${run}, seq, ${int(C)}, ${nullOf('bigint')}, ${join(tNull)}, ${nullOf('text')}, ${nullOf('bigint')}, ${nullOf('text')}, 0${bNull.length ? sql`, ${join(bNull)}` : sql``}, mask
+      from occ where kind = ${int(C)} and (not ${hasBit(sql`mask`, L - 1)} or not ${hasBit(sql`mask`, L)})`,
+    )
+  }
+  const items = join(branches, '\nunion all\n')
+
+  // 2. Each row with the latest tenure before it (running maxima) and, strict, the latest resets of E[L] and E[L+1].
+  const w = sql`(partition by ${run} order by seq rows between unbounded preceding and current row)`
+  const latest = (expr: Sql) => sql`max(case when k = 0 then ${expr} end) over ${w}`
+  const win = sql`select ${run}, seq, k, ts, u, multi${bcols.length ? sql`, ${join(bcols)}` : sql``}, st,
+    ${latest(sql`seq`)} as tb, ${latest(sql`st`)} as cst, ${join(tcols(L).map((t, i) => sql`${latest(t)} as ${id(`c${i + 1}`)}`))},
+    ${latest(sql`lpad(cast(seq as varchar), 20, '0') || sts`)} as csts
+    ${strict ? sql`, max(case when k = ${int(C)} and not ${hasBit(sql`mask`, L - 1)} then seq end) over ${w} as clr,
+      max(case when k = ${int(C)} and not ${hasBit(sql`mask`, L)} then seq end) over ${w} as nclr` : sql``}
+    from ${id(names.items)}`
+
+  // 3. Which codes count: alive tenure, window, attribution, a split instant's used events.
+  const alive = strict ? sql`(tb is not null and tb > coalesce(clr, -1))` : sql`(tb is not null)`
+  const cL = id(`c${L}`)
+  const used = sql`(multi = 1 and ${cL} = ts and strpos(substr(csts, 21), ',' || u || ',') > 0)`
+  const validP = sql`(k = ${int(P)} and ${alive} and ts - cst <= ${W}${attr ? sql` and ${carriesRunValue(plan)}` : sql``} and not ${used})`
+  const validX = sql`(k = ${int(X)} and ${alive} and ts - cst <= ${W})`
+  const seg = strict ? sql`(case when coalesce(nclr, -1) > tb then nclr else tb end)` : sql`tb`
+  const valid = sql`select ${run}, seq, ts, u, tb, ${seg} as seg, cst, ${join(tcols(L, 'c'))}, csts, ${validP} as vp, ${validX} as vx
+    from ${id(names.win)} where k in (${int(P)}, ${int(X)}) and ${alive}`
+
+  // 4. Per tenure and strict segment: the first counting step code, the first counting exclusion code.
+  const packed = (e: Sql) => sql`lpad(cast(seq as varchar), 20, '0') || ${e}`
+  const groups = sql`select ${run}, tb, seg, max(cst) as st, ${join(tcols(L, 'c').map((c, i) => sql`max(${c}) as ${id(`c${i + 1}`)}`))}, max(csts) as csts,
+    min(case when vp then seq end) as q, min(case when vp then ts end) as qts, min(case when vp then ${packed(sql`u`)} end) as qu
+    ${excl ? sql`, min(case when vx then seq end) as x` : sql``}
+    from ${id(names.valid)} group by ${run}, tb, seg`
+
+  const ctes: Array<readonly [string, Sql]> = [
+    [names.items, items],
+    [names.win, win],
+    [names.valid, valid],
+    [names.groups, groups],
+  ]
+  const g = (n: string) => id(`g.${n}`)
+  const newPath = sql`select ${runCols(plan, 'g')}, g.q as seq, g.st, ${join(tcols(L, 'c', 'g').map((c, i) => sql`${c} as ${id(`t${i + 1}`)}`))}, g.qts as ${id(`t${level}`)},
+    (case when ${g(`c${L}`)} = g.qts then substr(g.csts, 21) else ',' end) || substr(g.qu, 21) || ',' as sts
+    from ${id(names.groups)} as g`
+  if (!excl) {
+    ctes.push([names.tenures, sql`${newPath} where g.q is not null`])
+    return { ctes, tenures: names.tenures, excluded: null, marked: null }
+  }
+
+  // 5. Exclusions: a tenure is excluded by the first counting exclusion code that beat a segment's first step code.
+  ctes.push([names.excl, sql`select ${run}, tb, min(case when x is not null and (q is null or x < q) then x end) as xs from ${id(names.groups)} group by ${run}, tb`])
+  const onTenure = sql`${sameCols(runNames(plan), 'e', 'g')} and e.tb = g.tb`
+  ctes.push([names.tenures, sql`${newPath} join ${id(names.excl)} as e on ${onTenure} where g.q is not null and (e.xs is null or g.q < e.xs)`])
+  ctes.push([
+    names.excluded,
+    sql`select distinct ${runCols(plan, 'v')} from ${id(names.valid)} as v join ${id(names.excl)} as e on ${sameCols(runNames(plan), 'e', 'v')} and e.tb = v.tb
+      where v.vp and e.xs is not null and v.seq > e.xs`,
+  ])
+  // 6. A tenure of E[L] that an exclusion code hit while E[L] was set, after it and within its window, is marked
+  //    (steps.rs marks the furthest path; funnels.md §6). Only the first live code after it matters: times only grow.
+  const liveX = strict ? sql`k = ${int(X)} and tb is not null and tb > coalesce(clr, -1)` : sql`k = ${int(X)}`
+  ctes.push([
+    names.marked,
+    sql`select ${run}, seq from (
+      select ${run}, seq, k, st, min(case when ${liveX} then ts end) over (partition by ${run} order by seq rows between current row and unbounded following) as nx
+      from ${id(names.win)}) as m where k = 0 and nx is not null and nx - st <= ${W}`,
+  ])
+  return { ctes, tenures: names.tenures, excluded: names.excluded, marked: names.marked }
+}

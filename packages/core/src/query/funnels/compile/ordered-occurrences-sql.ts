@@ -1,0 +1,69 @@
+import { sql } from 'kysely'
+import type { FunnelPlan } from '../funnel-plan.js'
+import { carriesRunValue, runCols } from './run-key.js'
+import { bit, cols, hasBit, int, join, type Sql } from './sql-kit.js'
+
+/** `kind` of an occurrence row. */
+export const P = 1
+export const X = 2
+export const C = 3
+
+/**
+ * `grp`: each run's events, flagged `multi` when several events share a
+ * timestamp with different flag lists (steps.rs then splits the instant into
+ * one pseudo-event per step, drops exclusions and skips the strict reset).
+ */
+export function groupsSql(plan: FunnelPlan): Sql {
+  const w = sql`partition by ${runCols(plan)}, ts`
+  return sql`select r.*, (case when count(*) over (${w}) > 1 and (min(sm) over (${w}) <> max(sm) over (${w}) or min(xm) over (${w}) <> max(xm) over (${w})) then 1 else 0 end) as multi from runs as r`
+}
+
+/**
+ * `occ`: what the ordered and strict algorithm processes, one row each, in
+ * its processing order `seq` (per run): a step code (`kind` P, `lvl` = the
+ * 1-based step), an exclusion code (X, `lvl` = the gap j: it hits the path
+ * that completed j steps) and, for strict funnels, the reset after each event
+ * (C, `mask` = the event's steps). Within one timestamp, events go by lowest
+ * step then uuid; an event's codes go exclusions first (gap descending), then
+ * steps from the highest down, then its reset; a split instant (`multi`)
+ * goes by step, then event, without exclusions or resets.
+ */
+export function occurrencesSql(plan: FunnelPlan): Sql {
+  const n = plan.n
+  const levels = sql`(values ${join(Array.from({ length: n }, (_, i) => sql`(${int(i + 1)}, ${int(bit(i))})`))}) as lv(l, bv)`
+  const b = join(cols('b', plan.dims, 'g'))
+  const common = sql`${runCols(plan, 'g')}, g.ts, g.uuid, g.fs, g.multi, g.sm as mask, ${b}`
+  const branches: Sql[] = [
+    sql`select ${common}, ${int(P)} as kind, lv.l as lvl,
+      (case when g.multi = 1 then lv.l else g.fs end) as k1, (case when g.multi = 1 then g.fs else 0 end) as k2,
+      (case when g.multi = 1 then 0 else ${int(2 * n)} - lv.l end) as k3
+      from grp as g cross join ${levels} where (g.sm & lv.bv) <> 0`,
+  ]
+  if (plan.gaps.some((g) => g)) {
+    const gaps = plan.gaps.map((covered, j) => (covered ? j : 0)).filter((j) => j > 0)
+    const gapValues = sql`(values ${join(gaps.map((j) => sql`(${int(j)}, ${int(bit(j - 1))})`))}) as gv(j, bv)`
+    branches.push(sql`select ${common}, ${int(X)}, gv.j, g.fs, 0, ${int(n)} - gv.j from grp as g cross join ${gapValues} where g.multi = 0 and (g.xm & gv.bv) <> 0`)
+  }
+  if (plan.order === 'strict') {
+    branches.push(sql`select ${common}, ${int(C)}, 0, g.fs, 0, ${int(2 * n)} from grp as g where g.multi = 0`)
+  }
+  return sql`select o.*, row_number() over (partition by ${runCols(plan, 'o')} order by o.ts, o.k1, o.k2, o.uuid, o.k3) as seq
+    from (${join(branches, '\nunion all\n')}) as o`
+}
+
+/**
+ * `t1`: the paths that completed step 0 (tenures of E[1]). A step-0 code
+ * starts a path at its own time unless one already started at that instant
+ * (steps.rs: E[0] is "now", and E[1] already holds it); with step
+ * attribution on step 0, only events carrying the run's value start one.
+ * `sts` lists the path's events at its last instant (`,uuid,`), which a split
+ * instant may not reuse.
+ */
+export function firstLevelSql(plan: FunnelPlan): Sql {
+  const attribution = plan.attributionLevel === 1 ? sql` and ${carriesRunValue(plan)}` : sql``
+  return sql`select ${runCols(plan)}, min(seq) as seq, min(ts) as st, min(ts) as t1,
+    ',' || substr(min(lpad(cast(seq as varchar), 20, '0') || cast(uuid as varchar)), 21) || ',' as sts
+    from occ where kind = ${int(P)} and lvl = 1${attribution} group by ${runCols(plan)}, ts`
+}
+
+export { hasBit }

@@ -1,0 +1,17 @@
+import type { FunnelPlan } from '../funnel-plan.js'
+import { cols, id, join, type Sql } from './sql-kit.js'
+
+/** The columns naming one run of the per-target algorithm: the target and the run's breakdown value. */
+export const runNames = (plan: FunnelPlan): string[] => ['tgt', ...Array.from({ length: plan.dims }, (_, i) => `p${i}`)]
+
+/** `tgt, p0, ...`, optionally qualified. */
+export const runCols = (plan: FunnelPlan, alias?: string): Sql => join(runNames(plan).map((n) => id(alias ? `${alias}.${n}` : n)))
+
+/** "The event carries the run's value": `b0 = p0 and ...` (step attribution). */
+export const carriesRunValue = (plan: FunnelPlan, alias?: string): Sql =>
+  join(
+    cols('b', plan.dims, alias).map((b, i) => [b, id(alias ? `${alias}.p${i}` : `p${i}`)] as const).map(([b, p]) => sqlEq(b, p)),
+    ' and ',
+  )
+
+const sqlEq = (a: Sql, b: Sql): Sql => join([a, b], ' = ')

@@ -1,0 +1,67 @@
+import { sql } from 'kysely'
+import type { EngineContext } from '../../context.js'
+import { runStorage } from '../../db/run.js'
+import { ValidationError } from '../../errors.js'
+import { readActions } from '../actions/load-actions.js'
+import { prepareQueryExtensions, type QueryExtensions } from '../analysis/query-extensions.js'
+import { loadCohorts, type CohortCatalog } from '../cohorts/load-cohorts.js'
+import { resolveDateRange, type ResolvedDateRange } from '../dates/resolve-date-range.js'
+import { loadQueryProject, type QueryProject } from '../scope/query-project.js'
+import type { FunnelRequest } from './funnel-request.js'
+
+/** Everything a funnel reads besides its events: settings, actions, cohorts, the resolved range. */
+export interface FunnelEnv {
+  readonly project: QueryProject
+  readonly extensions: QueryExtensions
+  readonly range: ResolvedDateRange
+  readonly actionNames: ReadonlyMap<number, string | null>
+  readonly cohorts: CohortCatalog | null
+  readonly cohortNames: ReadonlyMap<number, string | null>
+  readonly now: Date
+}
+
+// PostHog's EARLIEST_TIMESTAMP: earlier timestamps are clock errors, not the start of "all".
+const EARLIEST_TIMESTAMP = '2015-01-01T00:00:00.000000Z'
+
+/**
+ * Loads the project (NotFoundError when missing), the actions the steps and
+ * exclusions name (ValidationError at their path when unknown), the cohorts
+ * of a cohort breakdown (ValidationError at `breakdown` when unknown), and
+ * resolves the date range in the project's zone (`date_from: "all"` starts
+ * at the project's earliest event).
+ */
+export async function funnelEnv(ctx: EngineContext, projectId: number, request: FunnelRequest): Promise<FunnelEnv> {
+  const project = await loadQueryProject(ctx, projectId)
+  const actions = [
+    ...request.steps.filter((s) => s.kind === 'actions').map((s) => ({ id: s.actionId!, path: ['actions', s.index] as Array<string | number> })),
+    ...request.exclusions.filter((x) => x.entity.kind === 'actions').map((x) => ({ id: x.entity.actionId!, path: ['exclusions', x.entity.index] as Array<string | number> })),
+  ]
+  const extensions = await prepareQueryExtensions(ctx, projectId, { actions })
+  const named = await readActions(ctx, projectId, actions.map((a) => a.id), { includeDeleted: false })
+  const actionNames = new Map([...named].map(([id, a]) => [id, a.name] as const))
+
+  const cohortIds = (request.breakdown?.dims[0]?.type === 'cohort' ? request.breakdown.dims[0].cohorts : []).filter((c): c is number => c !== 'all')
+  let cohorts: CohortCatalog | null = null
+  if (request.breakdown?.dims[0]?.type === 'cohort') {
+    cohorts = await loadCohorts(ctx, projectId, cohortIds)
+    const missing = cohortIds.find((id) => !cohorts!.cohorts.has(id))
+    if (missing !== undefined) throw new ValidationError([{ path: ['breakdown'], message: `Cohort ${missing} does not exist in this project` }], { context: 'invalid breakdown' })
+  }
+  const cohortNames = new Map([...(cohorts?.cohorts.values() ?? [])].map((c) => [c.id, c.name] as const))
+
+  const now = ctx.clock()
+  const range = await resolveDateRange(
+    { dateFrom: request.dateFrom, dateTo: request.dateTo, explicitDate: request.explicitDate, interval: request.interval },
+    {
+      timezone: project.timezone,
+      weekStartDay: project.weekStartDay,
+      now,
+      earliestEvent: async () => {
+        const query = sql<{ t: string | null }>`select min(timestamp) as t from events where project_id = ${project.id} and timestamp > cast(${EARLIEST_TIMESTAMP} as timestamptz)`
+        const [row] = (await runStorage('read earliest event', () => query.execute(ctx.db))).rows
+        return row?.t ? new Date(row.t) : null
+      },
+    },
+  )
+  return { project, extensions, range, actionNames, cohorts, cohortNames, now }
+}

@@ -1,0 +1,42 @@
+import type { FunnelOrder, FunnelRequest } from './funnel-request.js'
+
+/** How a target's events are split into runs of the per-target algorithm, each reported under one breakdown value. */
+export type RunKind = 'none' | 'first_touch' | 'last_touch' | 'all_events' | 'step' | 'cohort'
+
+/**
+ * What the SQL compilers need to know about a funnel, as plain data: the
+ * shape of the per-target computation, never SQL. Built by `planFunnel`.
+ */
+export interface FunnelPlan {
+  /** Steps the per-target algorithm sees (trends cut the funnel at `funnel_to_step`). */
+  readonly n: number
+  readonly order: FunnelOrder
+  readonly windowMicros: number
+  /** Breakdown value columns (`p0..`, `b0..`): one per property, one for cohorts, one (always '') without a breakdown. */
+  readonly dims: number
+  readonly runs: RunKind
+  /** Cohort breakdowns: the requested cohorts, in request order, without repeats. */
+  readonly cohorts: ReadonlyArray<number | 'all'>
+  /** `step` attribution: the 1-based level whose event must carry the run's value; null otherwise. */
+  readonly attributionLevel: number | null
+  /** gaps[j] (1 <= j < n): some exclusion covers the gap between 0-based steps j-1 and j. */
+  readonly gaps: ReadonlyArray<boolean>
+}
+
+/** The plan of `request` over its first `n` steps. */
+export function planFunnel(request: FunnelRequest, n: number): FunnelPlan {
+  const b = request.breakdown
+  const runs: RunKind = b === null ? 'none' : b.dims[0]!.type === 'cohort' ? 'cohort' : b.attribution
+  const gaps = Array.from({ length: n }, (_, j) => j >= 1 && request.exclusions.some((x) => x.from < j && j <= x.to))
+  const cohorts = runs === 'cohort' ? [...new Set(b!.dims[0]!.cohorts)] : []
+  return Object.freeze({
+    n,
+    order: request.order,
+    windowMicros: request.windowMicros,
+    dims: b === null || runs === 'cohort' ? 1 : b.dims.length,
+    runs,
+    cohorts,
+    attributionLevel: runs === 'step' ? b!.attributionStep + 1 : null,
+    gaps: Object.freeze(gaps),
+  })
+}

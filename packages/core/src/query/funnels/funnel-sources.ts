@@ -1,0 +1,86 @@
+import { sql, type Expression, type SqlBool } from 'kysely'
+import type { SqlHooks } from '../../storage.js'
+import type { QueryExtensions } from '../analysis/query-extensions.js'
+import { breakdownValueSql } from '../breakdowns/breakdown-value.js'
+import { cohortMembership } from '../cohorts/cohort-membership.js'
+import type { CohortCatalog } from '../cohorts/load-cohorts.js'
+import { eventScope } from '../scope/event-scope.js'
+import { addFilterNeeds, noNeeds } from '../scope/filter-needs.js'
+import type { QueryProject } from '../scope/query-project.js'
+import { seriesCondition } from '../series/series-condition.js'
+import type { FunnelSources } from './compile/funnel-events-sql.js'
+import type { FunnelPlan } from './funnel-plan.js'
+import type { FunnelRequest } from './funnel-request.js'
+
+export interface FunnelSourcesInput {
+  readonly request: FunnelRequest
+  readonly plan: FunnelPlan
+  readonly project: QueryProject
+  readonly hooks: SqlHooks
+  readonly range: { readonly fromMicros: number; readonly toMicros: number }
+  readonly extensions: QueryExtensions
+  /** Cohort breakdowns: the loaded cohorts; null otherwise. */
+  readonly cohorts: CohortCatalog | null
+  readonly now: Date
+}
+
+/**
+ * The funnel's events as SQL over one event scope (funnels.md §2): the date
+ * range, global and test-account filters on every event; each step's event
+ * or action and its own properties; each gap's exclusions (their properties
+ * are dropped by the legacy endpoint); the aggregation target, a person
+ * (distinct ids merged; a personless distinct id stands alone) or the
+ * event's group of the chosen type (events without one take no part); the
+ * breakdown values and cohort memberships.
+ */
+export function funnelSources(input: FunnelSourcesInput): FunnelSources {
+  const { request, plan, project, hooks } = input
+  const steps = request.steps.slice(0, plan.n)
+  const needs = noNeeds()
+  for (const s of steps) addFilterNeeds(needs, s.properties)
+  for (const d of request.breakdown?.dims ?? []) {
+    if (d.type === 'person') needs.person = true
+    if (d.type === 'group' && d.groupTypeIndex !== null) needs.groups.add(d.groupTypeIndex)
+  }
+  const scope = eventScope({
+    project,
+    hooks,
+    range: input.range,
+    properties: request.properties,
+    filterTestAccounts: request.filterTestAccounts,
+    needs,
+    extensions: input.extensions.filterSources,
+  })
+  const src = scope.sources
+  const action = (id: number) => input.extensions.actionCondition(id, src)
+  const exclusionConds = request.exclusions.map((x) => ({ cond: seriesCondition(x.entity, src, action), from: x.from, to: x.to }))
+  const gaps = Array.from({ length: plan.n - 1 }, (_, i) => {
+    const j = i + 1
+    const covering = exclusionConds.filter((x) => x.from < j && j <= x.to).map((x) => x.cond)
+    return covering.length === 0 ? null : sql<SqlBool>`(${sql.join(covering, sql` or `)})`
+  })
+  const g = request.aggregationGroup
+  // Cast: a person uuid and a distinct id are one text column (Postgres will not coalesce uuid with text).
+  const person = sql<string>`coalesce(cast(pdi.person_uuid as varchar), e.distinct_id)`
+  const target: Expression<string> = g === null ? person : src.groupKeys[g]!
+  const b = request.breakdown
+  const values =
+    b === null || plan.runs === 'cohort'
+      ? []
+      : b.dims.map((d, i) => breakdownValueSql(d, src, undefined, b.viaBreakdowns ? ['breakdowns', i] : ['breakdown']))
+  const cohorts = plan.cohorts.map((c) =>
+    c === 'all' ? sql<SqlBool>`true` : cohortMembership(c, input.cohorts!, { personId: person, projectId: project.id, now: input.now, hooks }),
+  )
+  return {
+    from: scope.from,
+    where: scope.where,
+    target,
+    targetPresent: g === null ? null : sql<SqlBool>`${src.groupKeys[g]!} <> ''`,
+    timestampMicros: src.timestampMicros,
+    uuid: src.uuid,
+    steps: steps.map((s) => seriesCondition(s, src, action)),
+    gaps,
+    values,
+    cohorts,
+  }
+}

@@ -1,0 +1,125 @@
+import { Schema } from 'effect'
+import { decodeOrThrow } from '../../../util/decode.js'
+import { INTERVALS, isInterval, type Interval } from '../../dates/interval.js'
+import { PropertyFilters } from '../../filters/property-filters.js'
+import { decodeSeries, normalizeProperties } from '../../series/series.js'
+import type { FunnelActorsRequest, FunnelOrder, FunnelRequest, FunnelViz } from '../funnel-request.js'
+import { decodeFunnelBreakdown } from './funnel-breakdown.js'
+import { decodeExclusions } from './funnel-exclusions.js'
+import { stepRange } from './funnel-step-range.js'
+import { windowMicros } from './funnel-window.js'
+import { blank, invalid, readLegacyParams } from './legacy-values.js'
+
+/** Steps a funnel may have: each is one bit of a 64-bit mask in the compiled SQL. */
+export const MAX_FUNNEL_STEPS = 30
+
+const ORDERS: ReadonlyArray<FunnelOrder> = ['ordered', 'strict', 'unordered']
+const VIZ: ReadonlyArray<FunnelViz> = ['steps', 'trends', 'time_to_convert']
+
+const Text = Schema.optional(Schema.NullOr(Schema.String))
+const Flag = Schema.optional(Schema.NullOr(Schema.Boolean))
+const Int = Schema.optional(Schema.NullOr(Schema.Int))
+const FunnelParams = Schema.Struct({
+  funnel_order_type: Text,
+  funnel_viz_type: Text,
+  display: Text,
+  funnel_window_interval: Int,
+  funnel_window_interval_type: Text,
+  funnel_window_interval_unit: Text,
+  funnel_window_days: Int,
+  funnel_from_step: Int,
+  funnel_to_step: Int,
+  aggregation_group_type_index: Int,
+  funnel_aggregate_by_hogql: Text,
+  filter_test_accounts: Flag,
+  bin_count: Int,
+  interval: Text,
+  date_from: Text,
+  date_to: Text,
+  explicit_date: Flag,
+  sampling_factor: Schema.optional(Schema.NullOr(Schema.Finite)),
+})
+
+/**
+ * Reads a legacy request to `/insights/funnel/` (JSON body or GET query
+ * text): steps from `events` and `actions` (PostHog's order), window,
+ * order and visualisation types, exclusions, breakdown, aggregation, step
+ * range, bins, interval and dates, with PostHog's defaults and the choices of
+ * DECISIONS.md. Throws ValidationError naming the field (400): fewer than two
+ * steps, an unknown window unit, order or visualisation type, a step range or
+ * exclusion range out of bounds, a breakdown type without a breakdown, and
+ * what Sightline does not compute (`first_time_for_user` step math,
+ * `funnel_aggregate_by_hogql`, sampling).
+ */
+export function decodeFunnelRequest(input: unknown): FunnelRequest {
+  const params = readLegacyParams(input)
+  const p = decodeOrThrow(FunnelParams, params, 'invalid funnel parameters')
+
+  const order = (blank(p.funnel_order_type) ?? 'ordered') as FunnelOrder
+  if (!ORDERS.includes(order)) throw invalid(['funnel_order_type'], `unknown order type ${JSON.stringify(p.funnel_order_type)}; use one of ${ORDERS.join(', ')}`)
+  // PostHog: without funnel_viz_type, the old `display: ActionsLineGraph` means trends.
+  const viz = (blank(p.funnel_viz_type) ?? (p.display === 'ActionsLineGraph' ? 'trends' : 'steps')) as FunnelViz
+  if (!VIZ.includes(viz)) throw invalid(['funnel_viz_type'], `unknown visualisation ${JSON.stringify(p.funnel_viz_type)}; use one of ${VIZ.join(', ')}`)
+
+  const steps = decodeSeries({ events: params.events, actions: params.actions })
+  if (steps.length < 2) throw invalid(['events'], 'Funnels require at least two steps.')
+  if (steps.length > MAX_FUNNEL_STEPS) throw invalid(['events'], `a funnel has at most ${MAX_FUNNEL_STEPS} steps`)
+  for (const s of steps) {
+    // Every other math is dropped by PostHog's funnels (MathAvailability.FunnelsOnly); this one changes which events match.
+    if (s.math === 'first_time_for_user' || s.math === 'first_matching_event_for_user') {
+      throw invalid([s.kind, s.index, 'math'], `step math ${JSON.stringify(s.math)} is not supported`)
+    }
+  }
+
+  if (blank(p.funnel_aggregate_by_hogql) !== null) throw invalid(['funnel_aggregate_by_hogql'], 'aggregating by a HogQL expression is not supported; use aggregation_group_type_index')
+  if (p.sampling_factor != null && p.sampling_factor !== 1) throw invalid(['sampling_factor'], 'sampling is not supported; every event is read')
+  const group = p.aggregation_group_type_index ?? null
+  if (group !== null && (group < 0 || group > 4)) throw invalid(['aggregation_group_type_index'], 'a group type index is between 0 and 4 (absent: persons)')
+
+  const intervalText = blank(p.interval) ?? 'day'
+  if (!isInterval(intervalText)) throw invalid(['interval'], `unknown interval ${JSON.stringify(p.interval)}; use one of ${INTERVALS.join(', ')}`)
+  // PostHog's funnels turn minute intervals into hour ones.
+  const interval: Interval = intervalText === 'minute' ? 'hour' : intervalText
+
+  const { fromStep, toStep } = stepRange(p.funnel_from_step, p.funnel_to_step, viz, steps.length)
+  const bins = p.bin_count ?? null
+
+  return {
+    params,
+    steps,
+    exclusions: decodeExclusions(params.exclusions, steps, order),
+    order,
+    viz,
+    windowMicros: windowMicros(p),
+    properties: decodeOrThrow(PropertyFilters, normalizeProperties(params.properties), 'invalid property filters', ['properties']),
+    filterTestAccounts: p.filter_test_accounts === true,
+    aggregationGroup: group,
+    breakdown: decodeFunnelBreakdown(params, steps.length, order),
+    fromStep,
+    toStep,
+    binCount: bins === null ? null : Math.min(90, Math.max(1, bins)),
+    interval,
+    dateFrom: blank(p.date_from),
+    dateTo: blank(p.date_to),
+    explicitDate: p.explicit_date === true,
+  }
+}
+
+const ActorsParams = Schema.Struct({ funnel_step: Schema.optional(Schema.NullOr(Schema.Int)) })
+
+/**
+ * A funnel request plus the people endpoint's `funnel_step` (required:
+ * 1..N reached that 1-based step; -2..-N dropped off before it) and
+ * `funnel_step_breakdown`. Throws ValidationError naming the field.
+ */
+export function decodeFunnelActorsRequest(input: unknown): FunnelActorsRequest {
+  const request = decodeFunnelRequest(input)
+  const { funnel_step: step } = decodeOrThrow(ActorsParams, request.params, 'invalid funnel parameters')
+  const n = request.steps.length
+  if (step === undefined || step === null) throw invalid(['funnel_step'], 'funnel_step is required: n lists who reached step n, -n who dropped off before it')
+  if (step === 0 || step === -1 || step > n || step < -n) {
+    throw invalid(['funnel_step'], `funnel_step is between 1 and ${n}, or between -${n} and -2 (dropped off before that step)`)
+  }
+  const raw = request.params.funnel_step_breakdown
+  return { ...request, funnelStep: step, funnelStepBreakdown: raw === null ? undefined : raw }
+}

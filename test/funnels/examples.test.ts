@@ -1,0 +1,37 @@
+/**
+ * Every hand-derived funnel worked example (test/reference/funnel-examples.ts)
+ * on every storage target: the `result` runFunnel answers must equal the
+ * example's, people URLs aside; bad input must be a ValidationError naming
+ * the example's field.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ValidationError } from '../../packages/core/src/errors.js'
+import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
+import { targets } from '../filters/filter-db.js'
+import { FUNNEL_EXAMPLES } from '../reference/funnel-examples.js'
+import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
+import { loadExample, withoutUrls } from './support/load-example.js'
+
+describe.each(targets)('funnel worked examples on $name', (target) => {
+  let engine: FunnelEngine
+  beforeAll(async () => {
+    engine = await openFunnelEngine(target)
+  })
+  afterAll(() => engine?.close())
+
+  for (const example of FUNNEL_EXAMPLES) {
+    it(example.name, async () => {
+      const loaded = await loadExample(engine, example.data)
+      const run = runFunnel(engine.ctx, loaded.projectId, loaded.params(example.params))
+      const expected = example.expected as { validationError?: string }
+      if (expected && typeof expected === 'object' && 'validationError' in expected) {
+        const error = await run.then(() => null, (e: unknown) => e)
+        expect(error).toBeInstanceOf(ValidationError)
+        expect((error as ValidationError).attr).toBe(expected.validationError)
+        return
+      }
+      const response = await run
+      expect(withoutUrls(loaded.result(response.result)), example.why).toEqual(example.expected)
+    })
+  }
+})

@@ -1,0 +1,57 @@
+/**
+ * A Sightline engine for the funnel suites, plus the internal EngineContext
+ * `runFunnel` and `funnelActors` take (the facade is wired by the lead): a
+ * second connection to the same database, as the engine's services see it.
+ * The clock is settable, so each dataset runs at its own "now".
+ */
+import { Kysely } from 'kysely'
+import type { SightlineDatabase } from '@sightline/core/storage'
+import type { EngineContext } from '../../../packages/core/src/context.js'
+import { rememberFailedSql } from '../../../packages/core/src/db/run.js'
+import { ClosedError } from '../../../packages/core/src/errors.js'
+import { DefinitionsCache } from '../../../packages/core/src/ingest/definitions-cache.js'
+import { Mutex } from '../../../packages/core/src/util/mutex.js'
+import { openEngine, type Engine } from '../../conformance/harness.js'
+import type { ConformanceTarget } from '../../conformance/target.js'
+
+export interface FunnelEngine extends Engine {
+  readonly ctx: EngineContext
+  /** Sets the engine's "now". */
+  setNow(now: Date): void
+  close(): Promise<void>
+}
+
+export async function openFunnelEngine(target: ConformanceTarget): Promise<FunnelEngine> {
+  let now = new Date('2024-03-20T12:00:00Z')
+  const clock = () => now
+  const engine = await openEngine(target, clock)
+  const adapter = engine.db.storage()
+  const driver = await adapter.open()
+  const db = new Kysely<SightlineDatabase>({ dialect: driver.dialect, log: rememberFailedSql })
+  let closed = false
+  const ctx: EngineContext = {
+    db,
+    adapter,
+    driver,
+    clock,
+    writeLock: new Mutex(),
+    knownProjects: new Set(),
+    definitionsCache: new DefinitionsCache(),
+    assertOpen() {
+      if (closed) throw new ClosedError()
+    },
+  }
+  return {
+    ...engine,
+    ctx,
+    setNow(value) {
+      now = value
+    },
+    async close() {
+      closed = true
+      await db.destroy()
+      await driver.close()
+      await engine.close()
+    },
+  }
+}
