@@ -138,6 +138,13 @@ export const STEP_EXAMPLES: FunnelExample[] = [
     why: 'Both unit names sent: funnel_window_interval_type (HOUR) wins (DECISIONS.md), so the window is 1 hour. p1 converts at 59 min (3540 s); p2 at 90 min does not (with "day" it would).',
   },
   {
+    name: 'a window unit without an interval means 14 of that unit',
+    data: dataset([ev('p1', 'a', '10:00'), ev('p1', 'b', '23:00'), ev('p2', 'a', '10:00'), ev('p2', 'b', '2024-03-06T01:00:00Z')]),
+    params: { ...MARCH, events: [{ id: 'a' }, { id: 'b' }], funnel_window_interval_type: 'HOUR' },
+    expected: [step(0, 'a', 2), step(1, 'b', 1, 46800)],
+    why: 'FunnelQueryContext defaults the interval (14) and the unit apart, so HOUR alone is a 14-hour window: p1 converts after 13 h (46800 s), p2 after 15 h does not (a 14-day window would take both).',
+  },
+  {
     name: 'funnel_window_days counts when funnel_window_interval is absent',
     data: dataset([
       ev('p1', 'a', '2024-03-05T10:00:00Z'),

@@ -194,6 +194,13 @@ export const TREND_EXAMPLES: FunnelExample[] = [
     why: 'Width ceil(80580 / 7) = 11512; 8 starts 2220 + k x 11512. 82800 is (82800 - 2220) / 11512 = 6.9997 widths in: bin 6 (71292).',
   },
   {
+    name: 'time to convert with nobody converting',
+    data: dataset([ev('p1', 'a', '10:00')]),
+    params: { ...MARCH, funnel_viz_type: 'time_to_convert', events: [{ id: 'a' }, { id: 'b' }] },
+    expected: { bins: [[0, 0], [60, 0]], average_conversion_time: null },
+    why: 'No sample: the automatic count is max(1, ceil(cbrt 0)) = 1 bin; ClickHouse takes min and max of an empty array as 0, the width ceil(0 / 1) = 0 becomes 60: starts 0 and 60, both empty. The mean of nothing is null.',
+  },
+  {
     name: 'time to convert between chosen steps',
     data: dataset([
       ev('p1', 'a', '10:00:00'),

@@ -73,7 +73,8 @@ export function readFunnelParams(params: Record<string, unknown>, data: FunnelRe
  * DECISIONS.md: `funnel_window_interval_type` (the interface document's name)
  * wins over PostHog's `funnel_window_interval_unit`, values in any case;
  * `funnel_window_days` counts only when `funnel_window_interval` is absent.
- * Default 14 days.
+ * Interval and unit default apart (FunnelQueryContext): 14 and day, so a unit
+ * alone means 14 of it. 0 is allowed (same-instant conversions only).
  */
 function readWindowSeconds(params: Record<string, unknown>): number {
   const field = params.funnel_window_interval_type != null ? 'funnel_window_interval_type' : 'funnel_window_interval_unit'
@@ -82,12 +83,12 @@ function readWindowSeconds(params: Record<string, unknown>): number {
   if (unit === undefined) throw invalid(field, `unknown window unit ${JSON.stringify(rawUnit)}; use SECOND, MINUTE, HOUR, DAY, WEEK or MONTH`)
   const count = optionalInt(params.funnel_window_interval, 'funnel_window_interval')
   if (count !== undefined) {
-    if (count < 1) throw invalid('funnel_window_interval', 'must be at least 1')
+    if (count < 0) throw invalid('funnel_window_interval', 'must not be negative')
     return count * unit
   }
   const days = optionalInt(params.funnel_window_days, 'funnel_window_days')
   if (days !== undefined) {
-    if (days < 1) throw invalid('funnel_window_days', 'must be at least 1')
+    if (days < 0) throw invalid('funnel_window_days', 'must not be negative')
     return days * UNIT_SECONDS.day!
   }
   return 14 * unit

@@ -34,12 +34,15 @@
  *    event/person `breakdown_type` in the request.
  * 9. Nobody in the funnel: steps with count 0 (DECISIONS.md); with a
  *    breakdown, []. Trends: zeros without a breakdown, [] with one. Time to
- *    convert: `{bins: [], average_conversion_time: null}`.
+ *    convert: what the query computes on no sample, empty bins of 60 s from 0
+ *    (`[[0, 0], [60, 0]]` with the automatic count) and a null average.
  * 10. Time to convert of unordered funnels uses the UDF's unordered path (the
  *    first completion's times), not PostHog's older SQL fallback.
  * 11. Group aggregation reads the event's `groups[k]` (the stored group_k column).
- * 12. `funnel_window_interval` must be a positive integer; conversion rates
- *    round like ClickHouse (exact ties to even).
+ * 12. `funnel_window_interval` is an integer >= 0 (0: same-instant
+ *    conversions only); a unit sent without an interval means 14 of that
+ *    unit (FunnelQueryContext defaults the two apart). Conversion rates round
+ *    like ClickHouse (exact ties to even).
  *
  * Not modelled (a plain Error, not a ValidationError): hogql and session
  * breakdowns, hogql property filters, funnel_aggregate_by_hogql, sampling,
