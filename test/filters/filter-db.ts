@@ -78,8 +78,8 @@ export async function openFilterDb(target: ConformanceTarget): Promise<FilterDb>
         )
         .execute()
     },
-    select: (filters) => ids(compilePropertyFilters(decodePropertyFilters(filters), sources)),
-    selectAction: (steps) => ids(compileActionCondition({ id: 1, name: null, steps: steps.map(normalizeStep) }, sources)),
+    select: async (filters) => ids(compilePropertyFilters(decodePropertyFilters(filters), sources)),
+    selectAction: async (steps) => ids(compileActionCondition({ id: 1, name: null, steps: steps.map(normalizeStep) }, sources)),
     async close() {
       await db.destroy()
       await driver.close()
