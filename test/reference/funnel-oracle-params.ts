@@ -109,16 +109,15 @@ function entities(raw: unknown, kind: 'events' | 'actions'): Entity[] {
 
 function windowMicros(params: Record<string, unknown>): number {
   const interval = intOf(params.funnel_window_interval, 'funnel_window_interval')
-  if (interval === null) {
-    // DECISIONS.md: the deprecated day count only when funnel_window_interval is absent.
-    const days = intOf(params.funnel_window_days, 'funnel_window_days')
-    return (days ?? 14) * UNIT_SECONDS.day! * 1e6
-  }
+  // DECISIONS.md: the deprecated day count only when funnel_window_interval is absent.
+  const days = interval === null ? intOf(params.funnel_window_days, 'funnel_window_days') : null
+  if (days !== null) return days * UNIT_SECONDS.day! * 1e6
   // DECISIONS.md: both names, any case; the interface document's name wins.
   const unitRaw = params.funnel_window_interval_type ?? params.funnel_window_interval_unit ?? 'day'
   const unit = typeof unitRaw === 'string' ? UNIT_SECONDS[unitRaw.toLowerCase()] : undefined
   if (unit === undefined) return fail(`funnel_window_interval_type: unknown unit ${JSON.stringify(unitRaw)}`)
-  return interval * unit * 1e6
+  // funnels.md 1.3: the interval and the unit default separately (14, day), so a unit alone means 14 of it.
+  return (interval ?? 14) * unit * 1e6
 }
 
 function breakdownSpec(params: Record<string, unknown>, stepCount: number, order: OrderType): BreakdownSpec | null {
