@@ -77,7 +77,45 @@ export class ClosedError extends SightlineErrorBase {
   }
 }
 
-export type SightlineError = ValidationError | NotFoundError | ConflictError | StorageError | ClosedError
+/**
+ * An analysis stopped by `cancel(projectId, clientQueryId)`: its running
+ * statement was interrupted (where the database can be) and its result discarded.
+ */
+export class QueryCancelledError extends SightlineErrorBase {
+  readonly _tag = 'QueryCancelledError' as const
+  constructor(readonly clientQueryId: string) {
+    super(`the query ${JSON.stringify(clientQueryId)} was cancelled`)
+  }
+}
+
+/** An analysis that ran longer than the `queries.timeoutMs` option allows; it was stopped like a cancelled one. */
+export class QueryTimeoutError extends SightlineErrorBase {
+  readonly _tag = 'QueryTimeoutError' as const
+  constructor(readonly timeoutMs: number) {
+    super(`the query ran longer than ${timeoutMs} ms and was stopped: narrow its date range or filters`)
+  }
+}
+
+/** An analysis refused because its project already runs `queries.maxConcurrentPerProject` of them; nothing ran. */
+export class ConcurrencyLimitError extends SightlineErrorBase {
+  readonly _tag = 'ConcurrencyLimitError' as const
+  constructor(
+    readonly projectId: number,
+    readonly limit: number,
+  ) {
+    super(`project ${projectId} already runs ${limit} queries, the most allowed at once: retry when one has finished`)
+  }
+}
+
+export type SightlineError =
+  | ValidationError
+  | NotFoundError
+  | ConflictError
+  | StorageError
+  | ClosedError
+  | QueryCancelledError
+  | QueryTimeoutError
+  | ConcurrencyLimitError
 
 /** True for errors thrown by Sightline itself (as opposed to bugs or driver errors not yet wrapped). */
 export const isSightlineError = (error: unknown): error is SightlineError =>

@@ -1,4 +1,5 @@
 import { Schema } from 'effect'
+import { MAX_TIMEOUT_MS } from './query/execution/query-executor.js'
 import type { StorageAdapter } from './storage.js'
 
 const isStorageAdapter = (u: unknown): u is StorageAdapter =>
@@ -8,7 +9,6 @@ const isStorageAdapter = (u: unknown): u is StorageAdapter =>
 export const SightlineOptions = Schema.Struct({
   /** Where everything is stored: `duckdbStorage()` or `postgresStorage(...)`. */
   storage: Schema.declare(isStorageAdapter, { expected: 'a storage adapter such as duckdbStorage()' }),
-  /** "Now" for relative dates, defaults and generated timestamps. Default: the system clock. */
   /**
    * The catalogue of installable plugins, served by `plugins.repository()`;
    * `check_for_updates` compares plugin tags with it. Default: empty.
@@ -26,6 +26,22 @@ export const SightlineOptions = Schema.Struct({
       }),
     ),
   ),
+  /** "Now" for relative dates, defaults and generated timestamps. Default: the system clock. */
   clock: Schema.optional(Schema.declare((u: unknown): u is () => Date => typeof u === 'function', { expected: 'a function returning a Date' })),
+  /** Limits on analyses (trends, funnels ...), each answered with a clear error. Defaults: PostHog's. */
+  queries: Schema.optional(
+    Schema.Struct({
+      /**
+       * How long one analysis may run, in milliseconds, before it is stopped
+       * with `QueryTimeoutError`. Default 60000 (PostHog's query timeout).
+       */
+      timeoutMs: Schema.optional(Schema.Int.pipe(Schema.check(Schema.isBetween({ minimum: 1, maximum: MAX_TIMEOUT_MS })))),
+      /**
+       * How many analyses one project may run at once; one more is refused
+       * with `ConcurrencyLimitError`. Default 3 (PostHog's limit for API queries).
+       */
+      maxConcurrentPerProject: Schema.optional(Schema.Int.pipe(Schema.check(Schema.isGreaterThanOrEqualTo(1)))),
+    }),
+  ),
 })
 export type SightlineOptions = typeof SightlineOptions.Type

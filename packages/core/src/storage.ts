@@ -140,3 +140,10 @@ export interface StorageDriver {
   /** Releases what `open()` acquired, after core destroyed its Kysely instance. Safe to call twice. */
   close(): Promise<void>
 }
+
+/**
+ * Cancellation: how an adapter's connection lets core interrupt the statement
+ * it runs for an analysis. See `runInterruptible`.
+ */
+export { activeQueryScope, outsideQueryScope, type Interrupt, type QueryScope } from './query/execution/cancellation.js'
+export { runInterruptible } from './query/execution/run-interruptible.js'

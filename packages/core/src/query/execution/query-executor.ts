@@ -1,0 +1,123 @@
+import { ConcurrencyLimitError, ConflictError, QueryCancelledError, QueryTimeoutError } from '../../errors.js'
+import { CancellableQueryScope } from './cancellation.js'
+
+/** PostHog's default query timeout ("The default timeout for a query on ClickHouse is 60s", posthog/clickhouse/client/limit.py). */
+export const DEFAULT_QUERY_TIMEOUT_MS = 60_000
+/** PostHog's limit on concurrent API queries (`max_concurrency=3` in posthog/clickhouse/client/limit.py). */
+export const DEFAULT_MAX_CONCURRENT_PER_PROJECT = 3
+
+/** The longest timeout a timer can wait for (about 24.8 days). */
+export const MAX_TIMEOUT_MS = 2_147_483_647
+
+export interface QueryExecutorOptions {
+  /** How long one analysis may run before it is stopped with `QueryTimeoutError`. */
+  readonly timeoutMs: number
+  /** How many analyses one project may run at once; one more is refused with `ConcurrencyLimitError`. */
+  readonly maxConcurrentPerProject: number
+}
+
+interface ProjectRuns {
+  /** Analyses whose work has not settled yet, cancelled or not: what the limit counts. */
+  working: number
+  /** Scopes of the analyses that have not answered yet, by client_query_id. */
+  readonly byClientQueryId: Map<string, CancellableQueryScope>
+}
+
+/**
+ * Runs analyses under control: each in its own query scope (see
+ * `cancellation.ts`), with a timeout, a per-project concurrency limit and
+ * cancellation by the client's query id. In-process: a cancel reaches the
+ * analyses this executor runs, not those of another process sharing the database.
+ */
+export class QueryExecutor {
+  readonly #timeoutMs: number
+  readonly #maxConcurrentPerProject: number
+  readonly #projects = new Map<number, ProjectRuns>()
+
+  constructor(options: QueryExecutorOptions) {
+    // setTimeout fires at once for delays beyond 2^31 - 1 ms, which would time out every query.
+    if (!Number.isInteger(options.timeoutMs) || options.timeoutMs < 1 || options.timeoutMs > MAX_TIMEOUT_MS) {
+      throw new RangeError(`timeoutMs must be an integer from 1 to ${MAX_TIMEOUT_MS}, got ${options.timeoutMs}`)
+    }
+    if (!Number.isInteger(options.maxConcurrentPerProject) || options.maxConcurrentPerProject < 1) {
+      throw new RangeError(`maxConcurrentPerProject must be a positive integer, got ${options.maxConcurrentPerProject}`)
+    }
+    this.#timeoutMs = options.timeoutMs
+    this.#maxConcurrentPerProject = options.maxConcurrentPerProject
+  }
+
+  /**
+   * Runs `fn`, one analysis of `projectId`, and answers with its result, or with:
+   * - `ConflictError` (attr `client_query_id`), at once, when an analysis with
+   *   that `clientQueryId` is still running in the project (PostHog refuses a
+   *   second query with a running query's id);
+   * - `ConcurrencyLimitError`, at once, when the project already runs
+   *   `maxConcurrentPerProject` analyses (ours and not yet settled cancelled ones);
+   * - `QueryTimeoutError` as soon as `timeoutMs` has passed;
+   * - `QueryCancelledError` as soon as `cancel` was called with its id.
+   * Stopped analyses answer at once; their running statement is interrupted,
+   * and their slot is freed when the database has actually stopped.
+   */
+  async run<T>(projectId: number, clientQueryId: string | undefined, fn: () => Promise<T>): Promise<T> {
+    const runs = this.#projects.get(projectId) ?? { working: 0, byClientQueryId: new Map() }
+    if (clientQueryId !== undefined && runs.byClientQueryId.has(clientQueryId)) {
+      throw new ConflictError(`a query with client_query_id ${JSON.stringify(clientQueryId)} is already running in this project`, 'client_query_id')
+    }
+    if (runs.working >= this.#maxConcurrentPerProject) {
+      throw new ConcurrencyLimitError(projectId, this.#maxConcurrentPerProject)
+    }
+
+    const scope = new CancellableQueryScope()
+    this.#projects.set(projectId, runs)
+    runs.working++
+    if (clientQueryId !== undefined) runs.byClientQueryId.set(clientQueryId, scope)
+    const timer = setTimeout(() => scope.abort(new QueryTimeoutError(this.#timeoutMs)), this.#timeoutMs)
+
+    const work = scope.run(async () => fn())
+    void work
+      .catch(() => {
+        // A stopped analysis has answered with the scope's reason already.
+      })
+      .finally(() => {
+        clearTimeout(timer)
+        runs.working--
+        this.#forgetIfIdle(projectId, runs)
+      })
+
+    try {
+      return await Promise.race([work, rejectOnAbort(scope.signal)])
+    } finally {
+      // The id is the client's request: free as soon as that request has its answer.
+      if (clientQueryId !== undefined && runs.byClientQueryId.get(clientQueryId) === scope) {
+        runs.byClientQueryId.delete(clientQueryId)
+        this.#forgetIfIdle(projectId, runs)
+      }
+    }
+  }
+
+  /**
+   * Cancels the analysis of `projectId` started with `clientQueryId`: it
+   * answers `QueryCancelledError` at once and its running statement is
+   * interrupted. Resolves to false when no such analysis is running (never
+   * started, already answered, or another project's), which is not an error.
+   */
+  async cancel(projectId: number, clientQueryId: string): Promise<boolean> {
+    const scope = this.#projects.get(projectId)?.byClientQueryId.get(clientQueryId)
+    if (!scope) return false
+    scope.abort(new QueryCancelledError(clientQueryId))
+    return true
+  }
+
+  #forgetIfIdle(projectId: number, runs: ProjectRuns): void {
+    if (runs.working === 0 && runs.byClientQueryId.size === 0 && this.#projects.get(projectId) === runs) {
+      this.#projects.delete(projectId)
+    }
+  }
+}
+
+function rejectOnAbort(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason)
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true })
+  })
+}

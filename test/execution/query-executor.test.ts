@@ -1,0 +1,264 @@
+/**
+ * The executor and the scope contract, with no database: statements are
+ * plain promises, and "interrupting" one settles it, as a database would.
+ */
+import { describe, expect, it } from 'vitest'
+import { ConcurrencyLimitError, ConflictError, QueryCancelledError, QueryTimeoutError } from '@sightline/core'
+import { activeQueryScope, outsideQueryScope, runInterruptible } from '@sightline/core/storage'
+import { QueryExecutor } from '../../packages/core/src/query/execution/query-executor.js'
+
+const executor = (options: Partial<{ timeoutMs: number; maxConcurrentPerProject: number }> = {}) =>
+  new QueryExecutor({ timeoutMs: 30_000, maxConcurrentPerProject: 3, ...options })
+
+/** A promise settled from outside. */
+function deferred<T = void>() {
+  let resolve!: (value: T) => void
+  let reject!: (error: unknown) => void
+  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)))
+  return { promise, resolve, reject }
+}
+
+/** A statement that runs until interrupted (or `finish`ed), counting the interrupts it receives. */
+function fakeStatement() {
+  const running = deferred<string>()
+  let interrupts = 0
+  return {
+    get interrupts() {
+      return interrupts
+    },
+    finish: (value: string) => running.resolve(value),
+    run: () =>
+      runInterruptible(
+        () => {
+          interrupts++
+          running.reject(new Error('interrupted by the database'))
+        },
+        () => running.promise,
+      ),
+  }
+}
+
+const settledWithin = async (promise: Promise<unknown>, ms: number) =>
+  Promise.race([promise.then(() => true, () => true), new Promise((r) => setTimeout(() => r(false), ms))])
+
+describe('QueryExecutor', () => {
+  it('answers with what the analysis answers, its own errors unchanged', async () => {
+    const ex = executor()
+    expect(await ex.run(1, undefined, async () => 42)).toBe(42)
+    const own = new Error('boom')
+    await expect(ex.run(1, 'q', async () => Promise.reject(own))).rejects.toBe(own)
+  })
+
+  it('runs the analysis inside a scope, and nothing outside has one', async () => {
+    const ex = executor()
+    expect(activeQueryScope()).toBeUndefined()
+    const seen = await ex.run(1, 'q', async () => {
+      await new Promise((r) => setTimeout(r, 1))
+      return activeQueryScope()
+    })
+    expect(seen?.signal.aborted).toBe(false)
+    expect(activeQueryScope()).toBeUndefined()
+  })
+
+  it('cancel interrupts the running statement and the run answers QueryCancelledError at once', async () => {
+    const ex = executor()
+    const statement = fakeStatement()
+    const run = ex.run(7, 'abc', () => statement.run())
+    await new Promise((r) => setTimeout(r, 5))
+    expect(await ex.cancel(7, 'abc')).toBe(true)
+    const error = await run.then(() => null, (e: unknown) => e)
+    expect(error).toBeInstanceOf(QueryCancelledError)
+    expect((error as QueryCancelledError).clientQueryId).toBe('abc')
+    expect(statement.interrupts).toBe(1)
+  })
+
+  it('a cancelled analysis runs no further statement: each fails at once without starting', async () => {
+    const ex = executor()
+    const gate = deferred()
+    let started = 0
+    const run = ex.run(1, 'q', async () => {
+      await gate.promise
+      return runInterruptible(undefined, async () => started++)
+    })
+    await ex.cancel(1, 'q')
+    gate.resolve()
+    await expect(run).rejects.toBeInstanceOf(QueryCancelledError)
+    await new Promise((r) => setTimeout(r, 5))
+    expect(started).toBe(0)
+  })
+
+  it('times out with QueryTimeoutError, interrupting the statement', async () => {
+    const ex = executor({ timeoutMs: 50 })
+    const statement = fakeStatement()
+    const started = Date.now()
+    const error = await ex.run(1, undefined, () => statement.run()).then(() => null, (e: unknown) => e)
+    expect(error).toBeInstanceOf(QueryTimeoutError)
+    expect((error as QueryTimeoutError).timeoutMs).toBe(50)
+    expect(Date.now() - started).toBeLessThan(1000)
+    expect(statement.interrupts).toBe(1)
+  })
+
+  it('a timeout answers at once even when the analysis ignores it', async () => {
+    const ex = executor({ timeoutMs: 30 })
+    const never = new Promise<never>(() => {})
+    expect(await settledWithin(ex.run(1, undefined, () => never).catch(() => {}), 1000)).toBe(true)
+  })
+
+  it('refuses the N+1th concurrent analysis of a project, and frees a slot when one finishes', async () => {
+    const ex = executor({ maxConcurrentPerProject: 2 })
+    const a = deferred<string>()
+    const b = deferred<string>()
+    const runA = ex.run(1, undefined, () => a.promise)
+    const runB = ex.run(1, undefined, () => b.promise)
+    let called = false
+    const refused = await ex.run(1, undefined, async () => (called = true)).then(() => null, (e: unknown) => e)
+    expect(refused).toBeInstanceOf(ConcurrencyLimitError)
+    expect(refused).toMatchObject({ projectId: 1, limit: 2 })
+    expect(called).toBe(false)
+    // Another project has its own slots.
+    expect(await ex.run(2, undefined, async () => 'other')).toBe('other')
+
+    a.resolve('a')
+    expect(await runA).toBe('a')
+    const c = deferred<string>()
+    const runC = ex.run(1, undefined, () => c.promise)
+    await expect(ex.run(1, undefined, async () => 'x')).rejects.toBeInstanceOf(ConcurrencyLimitError)
+    b.resolve('b')
+    c.resolve('c')
+    expect([await runB, await runC]).toEqual(['b', 'c'])
+    expect(await ex.run(1, undefined, async () => 'free again')).toBe('free again')
+  })
+
+  it('a stopped analysis keeps its slot until its work has really ended', async () => {
+    const ex = executor({ maxConcurrentPerProject: 1 })
+    const work = deferred<string>()
+    const run = ex.run(1, 'slow', () => work.promise)
+    await ex.cancel(1, 'slow')
+    await expect(run).rejects.toBeInstanceOf(QueryCancelledError)
+    await expect(ex.run(1, undefined, async () => 'x')).rejects.toBeInstanceOf(ConcurrencyLimitError)
+    work.resolve('late')
+    await new Promise((r) => setTimeout(r, 0))
+    expect(await ex.run(1, undefined, async () => 'x')).toBe('x')
+  })
+
+  it('refuses a client_query_id already running in the project, and frees it once answered', async () => {
+    const ex = executor()
+    const first = deferred<string>()
+    const run = ex.run(1, 'same', () => first.promise)
+    const duplicate = await ex.run(1, 'same', async () => 'second').then(() => null, (e: unknown) => e)
+    expect(duplicate).toBeInstanceOf(ConflictError)
+    expect((duplicate as ConflictError).attr).toBe('client_query_id')
+    // The same id in another project is another query.
+    expect(await ex.run(2, 'same', async () => 'elsewhere')).toBe('elsewhere')
+    first.resolve('first')
+    expect(await run).toBe('first')
+    expect(await ex.run(1, 'same', async () => 'again')).toBe('again')
+  })
+
+  it('cancel of an unknown, finished or other project id answers false and stops nothing', async () => {
+    const ex = executor()
+    expect(await ex.cancel(1, 'never-started')).toBe(false)
+    await ex.run(1, 'done', async () => 'ok')
+    expect(await ex.cancel(1, 'done')).toBe(false)
+    const work = deferred<string>()
+    const run = ex.run(1, 'mine', () => work.promise)
+    expect(await ex.cancel(2, 'mine')).toBe(false)
+    work.resolve('finished')
+    expect(await run).toBe('finished')
+  })
+
+  it('validates its options', () => {
+    expect(() => executor({ timeoutMs: 0 })).toThrow(RangeError)
+    expect(() => executor({ timeoutMs: 2 ** 31 })).toThrow(RangeError)
+    expect(() => executor({ maxConcurrentPerProject: 0 })).toThrow(RangeError)
+    expect(() => executor({ maxConcurrentPerProject: 1.5 })).toThrow(RangeError)
+  })
+})
+
+describe('runInterruptible: the adapters’ side of the contract', () => {
+  it('outside any scope, runs the statement and never interrupts it', async () => {
+    let interrupted = false
+    expect(await runInterruptible(() => void (interrupted = true), async () => 'plain')).toBe('plain')
+    expect(interrupted).toBe(false)
+  })
+
+  it('interrupts again until the statement stops (a database may drop an early interrupt)', async () => {
+    const ex = executor()
+    const running = deferred<string>()
+    let calls = 0
+    const run = ex.run(1, 'q', () =>
+      runInterruptible(
+        () => {
+          // The first two interrupts arrive "before the statement started" and are lost.
+          if (++calls === 3) running.reject(new Error('interrupted'))
+        },
+        () => running.promise,
+      ),
+    )
+    await ex.cancel(1, 'q')
+    await expect(run).rejects.toBeInstanceOf(QueryCancelledError)
+    await expect.poll(() => calls, { timeout: 2000 }).toBe(3)
+  })
+
+  it('settles only after the interrupt in flight has returned, so the connection is never handed on mid-cancel', async () => {
+    const ex = executor()
+    const running = deferred<string>()
+    const cancelSent = deferred()
+    const order: string[] = []
+    const statement = ex.run(1, 'q', () =>
+      runInterruptible(
+        async () => {
+          order.push('interrupt sent')
+          running.reject(new Error('stopped'))
+          await cancelSent.promise
+          order.push('interrupt returned')
+        },
+        () => running.promise,
+      ).finally(() => order.push('statement settled')),
+    )
+    await ex.cancel(1, 'q')
+    await expect(statement).rejects.toBeInstanceOf(QueryCancelledError)
+    await new Promise((r) => setTimeout(r, 20))
+    expect(order).toEqual(['interrupt sent'])
+    cancelSent.resolve()
+    await expect.poll(() => order).toEqual(['interrupt sent', 'interrupt returned', 'statement settled'])
+  })
+
+  it('discards the result of a statement that could not be interrupted', async () => {
+    const ex = executor()
+    const running = deferred<string>()
+    let result: unknown = 'unset'
+    const run = ex.run(1, 'q', async () => {
+      result = await runInterruptible(undefined, () => running.promise).catch((e: unknown) => e)
+    })
+    await ex.cancel(1, 'q')
+    await expect(run).rejects.toBeInstanceOf(QueryCancelledError)
+    running.resolve('rows')
+    await expect.poll(() => result).toBeInstanceOf(QueryCancelledError)
+  })
+
+  it('outsideQueryScope runs even in a cancelled analysis (the rollback that cleans a connection)', async () => {
+    const ex = executor()
+    const gate = deferred()
+    let rolledBack = false
+    const run = ex.run(1, 'q', async () => {
+      await gate.promise
+      await outsideQueryScope(() => runInterruptible(undefined, async () => (rolledBack = true)))
+    })
+    await ex.cancel(1, 'q')
+    gate.resolve()
+    await expect(run).rejects.toBeInstanceOf(QueryCancelledError)
+    await expect.poll(() => rolledBack).toBe(true)
+  })
+
+  it('an analysis run inside another is cancelled with it', async () => {
+    const outer = executor()
+    const inner = executor()
+    const statement = fakeStatement()
+    const run = outer.run(1, 'outer', () => inner.run(1, 'inner', () => statement.run()))
+    await new Promise((r) => setTimeout(r, 5))
+    await outer.cancel(1, 'outer')
+    await expect(run).rejects.toBeInstanceOf(QueryCancelledError)
+    expect(statement.interrupts).toBe(1)
+  })
+})
