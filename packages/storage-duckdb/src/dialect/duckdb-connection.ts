@@ -1,6 +1,7 @@
 import { ResultReturnType, StatementType } from '@duckdb/node-api'
 import type { DuckDBType, DuckDBValue } from '@duckdb/node-api'
 import type { CompiledQuery, DatabaseConnection, QueryResult } from 'kysely'
+import { runInterruptible } from '@sightline/core/storage'
 
 import type { DuckDBRawConnection } from './duckdb-dialect-config.js'
 import { normalizeRows } from './normalize-rows.js'
@@ -16,6 +17,8 @@ const WRITE_STATEMENTS: ReadonlySet<number> = new Set([
 /**
  * One pooled DuckDB connection. Rows come back plain (see `normalizeRows`),
  * parameters are bound, never spliced into the SQL (see `toDuckDBParameters`).
+ * A statement run for a cancelled or timed-out analysis is stopped with
+ * node-api's `interrupt()` (see `runInterruptible` in `@sightline/core/storage`).
  */
 export class DuckDBConnection implements DatabaseConnection {
   /**
@@ -30,18 +33,23 @@ export class DuckDBConnection implements DatabaseConnection {
    */
   readonly raw: DuckDBRawConnection
 
+  readonly #interrupt: () => void
+
   constructor(raw: DuckDBRawConnection) {
     this.raw = raw
+    this.#interrupt = () => raw.interrupt()
   }
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     const { values, types } = toDuckDBParameters(compiledQuery.parameters)
 
-    try {
-      return await this.#run<R>(compiledQuery.sql, values, types)
-    } catch (error) {
-      throw withCallerStack(error)
-    }
+    return runInterruptible(this.#interrupt, async () => {
+      try {
+        return await this.#run<R>(compiledQuery.sql, values, types)
+      } catch (error) {
+        throw withCallerStack(error)
+      }
+    })
   }
 
   async #run<R>(sql: string, values: DuckDBValue[], types: DuckDBType[]): Promise<QueryResult<R>> {
@@ -82,14 +90,15 @@ export class DuckDBConnection implements DatabaseConnection {
     types: DuckDBType[],
     chunkSize: number,
   ): AsyncIterableIterator<QueryResult<R>> {
-    const result = await this.raw.stream(sql, values, types)
+    const result = await runInterruptible(this.#interrupt, () => this.raw.stream(sql, values, types))
     const columnNames = result.columnNames()
     const columnTypes = result.columnTypes()
     let pending: DuckDBValue[][] = []
 
     // DuckDB fetches chunks of its own size (2048 rows); Kysely asks for chunkSize.
     while (true) {
-      const chunk = await result.fetchChunk()
+      // Each fetch computes rows, so each one can be interrupted.
+      const chunk = await runInterruptible(this.#interrupt, () => result.fetchChunk())
 
       if (!chunk || chunk.rowCount === 0) {
         break

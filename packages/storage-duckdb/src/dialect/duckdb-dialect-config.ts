@@ -48,6 +48,8 @@ export interface DuckDBRawConnection {
   run(sql: string, values?: DuckDBValue[], types?: DuckDBType[]): Promise<DuckDBRawResult>
   stream(sql: string, values?: DuckDBValue[], types?: DuckDBType[]): Promise<DuckDBRawResult>
   createAppender(table: string, schema?: string | null): Promise<DuckDBAppender>
+  /** Stops the statement this connection runs now, which then rejects; one not yet started is not affected. */
+  interrupt(): void
   disconnectSync(): void
 }
 

@@ -1,5 +1,6 @@
 import { CompiledQuery } from 'kysely'
 import type { DatabaseConnection, Driver, TransactionSettings } from 'kysely'
+import { outsideQueryScope } from '@sightline/core/storage'
 
 import { DuckDBConnection } from './duckdb-connection.js'
 import type { DuckDBDialectConfig, DuckDBRawConnection } from './duckdb-dialect-config.js'
@@ -77,7 +78,9 @@ export class DuckDBDriver implements Driver {
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     try {
-      await connection.executeQuery(CompiledQuery.raw('ROLLBACK'))
+      // Outside the analysis's scope: a cancelled one must still roll back,
+      // or its connection would go back to the pool inside a failed transaction.
+      await outsideQueryScope(() => connection.executeQuery(CompiledQuery.raw('ROLLBACK')))
     } catch (error) {
       // A COMMIT that failed (a write-write conflict) has already ended the
       // transaction; Kysely then rolls back, and DuckDB's refusal would hide

@@ -6,6 +6,8 @@ import type {
   PostgresPoolClient,
   PostgresQueryResult,
 } from 'kysely'
+import { activeQueryScope, runInterruptible } from '@sightline/core/storage'
+import { cancelBackend } from './pg-cancel-backend.js'
 import { sessionSettings } from './session-settings.js'
 import { typeParsers } from './type-parsers.js'
 
@@ -27,13 +29,22 @@ export interface PgPoolClientLike {
   }): Promise<{ command: string; rowCount: number | null; rows: unknown[] }>
   getTypeParser: PgGetTypeParser
   release(): void
+  /**
+   * The backend's process id, which pg's clients know once connected. When a
+   * client lacks it, the dialect asks the server (`pg_backend_pid()`) once.
+   */
+  readonly processID?: number | null
 }
 
 export type PgDialectOptions =
   /** A pool is created from the URL (importing pg then) and ended by `Kysely#destroy()`. */
   | { readonly connectionString: string }
   | {
-      /** A pool the caller created: for TLS, pool sizes and other pg settings. */
+      /**
+       * A pool the caller created: for TLS, pool sizes and other pg settings.
+       * Cancelling an analysis takes one of its clients for a moment, so give
+       * it at least one client more than the statements it runs at once.
+       */
       readonly pool: PgPoolLike
       /** Whether `Kysely#destroy()` ends `pool`. Default `false`: the caller created it, and ends it. */
       readonly closeOnDestroy?: boolean
@@ -43,7 +54,9 @@ export type PgDialectOptions =
  * Builds the config of kysely's `PostgresDialect`. Rows follow Sightline's
  * row contract (`typeParsers`) on either kind of pool, and every new
  * connection runs `sessionSettingsQuery` (TimeZone UTC, DateStyle ISO);
- * this shows in other users of a caller's pool too.
+ * this shows in other users of a caller's pool too. A statement run for a
+ * cancelled or timed-out analysis is stopped with `pg_cancel_backend`
+ * (see `cancelBackend`).
  */
 export function createPgDialectConfig(options: PgDialectOptions & { readonly schema?: string }): PostgresDialectConfig {
   const settings = sessionSettings(options.schema)
@@ -52,7 +65,12 @@ export function createPgDialectConfig(options: PgDialectOptions & { readonly sch
     pool = normalisingPool(options.pool, options.closeOnDestroy ?? false)
   } else {
     const { connectionString } = options
-    pool = () => createPool(connectionString)
+    pool = async () => {
+      // Cancels get a pool of their own (one client, opened on the first
+      // cancel): the busy statements to cancel may hold every client of the main one.
+      const [main, cancels] = await Promise.all([createPool(connectionString), createPool(connectionString, 1)])
+      return normalisingPool(main, true, cancels)
+    }
   }
 
   return Object.freeze({
@@ -65,11 +83,11 @@ export function createPgDialectConfig(options: PgDialectOptions & { readonly sch
   })
 }
 
-async function createPool(connectionString: string): Promise<PostgresPool> {
+async function createPool(connectionString: string, max?: number): Promise<PgPoolLike> {
   // Imported here so that pg, an optional peer dependency, is needed only by
   // those who connect with a URL.
   const { Pool, types } = await import('pg')
-  return new Pool({ connectionString, types: { getTypeParser: withTypeParsers(types.getTypeParser) } })
+  return new Pool({ connectionString, max, types: { getTypeParser: withTypeParsers(types.getTypeParser) } })
 }
 
 // Text is the format pg asks for, unless a query requested binary results.
@@ -78,7 +96,8 @@ function withTypeParsers(fallback: PgGetTypeParser): PgGetTypeParser {
 }
 
 // A caller's pool keeps its own type parsers; ours are given per query instead.
-function normalisingPool(pool: PgPoolLike, closeOnDestroy: boolean): PostgresPool {
+// `cancels` is the pool cancels are sent through (see `cancelBackend`).
+function normalisingPool(pool: PgPoolLike, closeOnDestroy: boolean, cancels: PgPoolLike = pool): PostgresPool {
   // kysely's PostgresDriver knows connections (and runs onCreateConnection)
   // per client object, so one pg client must always get the same wrapper.
   const wrappers = new WeakMap<PgPoolClientLike, NormalisingClient>()
@@ -88,23 +107,27 @@ function normalisingPool(pool: PgPoolLike, closeOnDestroy: boolean): PostgresPoo
       const client = await pool.connect()
       let wrapper = wrappers.get(client)
       if (!wrapper) {
-        wrapper = new NormalisingClient(client)
+        wrapper = new NormalisingClient(client, cancels)
         wrappers.set(client, wrapper)
       }
       return wrapper
     },
     async end() {
       if (closeOnDestroy) await pool.end()
+      if (cancels !== pool) await cancels.end()
     },
   }
 }
 
 class NormalisingClient implements PostgresPoolClient {
   readonly #client: PgPoolClientLike
+  readonly #cancels: PgPoolLike
   readonly #types: { getTypeParser: PgGetTypeParser }
+  #backendPid: number | undefined
 
-  constructor(client: PgPoolClientLike) {
+  constructor(client: PgPoolClientLike, cancels: PgPoolLike) {
     this.#client = client
+    this.#cancels = cancels
     // The client's own lookup, so the caller's parsers still apply to other types.
     this.#types = { getTypeParser: withTypeParsers((oid, format) => client.getTypeParser(oid, format)) }
   }
@@ -126,8 +149,27 @@ class NormalisingClient implements PostgresPoolClient {
   }
 
   async #query<R>(text: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
-    const { command, rowCount, rows } = await this.#client.query({ text, values: [...parameters], types: this.#types })
+    const run = () => this.#client.query({ text, values: [...parameters], types: this.#types })
+    let result: Awaited<ReturnType<typeof run>>
+    if (activeQueryScope()) {
+      // Known before the statement: this client takes no second query while it runs.
+      const pid = await this.#pid()
+      result = await runInterruptible(() => cancelBackend(this.#cancels, pid), run)
+    } else {
+      result = await run()
+    }
+    const { command, rowCount, rows } = result
     // kysely reads rowCount only for the commands that set it.
     return { command: command as PostgresQueryResult<R>['command'], rowCount: rowCount ?? 0, rows: rows as R[] }
+  }
+
+  async #pid(): Promise<number> {
+    const known = this.#client.processID
+    if (typeof known === 'number') return known
+    if (this.#backendPid === undefined) {
+      const { rows } = await this.#client.query({ text: 'select pg_backend_pid() as pid', values: [], types: this.#types })
+      this.#backendPid = Number((rows[0] as { pid: unknown }).pid)
+    }
+    return this.#backendPid
   }
 }

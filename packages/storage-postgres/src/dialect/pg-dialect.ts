@@ -1,6 +1,8 @@
 import { PostgresDialect } from 'kysely'
+import type { Driver, PostgresDialectConfig } from 'kysely'
 import { createPgDialectConfig } from './pg-dialect-config.js'
 import type { PgDialectOptions } from './pg-dialect-config.js'
+import { PgDriver } from './pg-driver.js'
 
 /**
  * Kysely on a Postgres server through pg, with rows under Sightline's row
@@ -12,5 +14,19 @@ import type { PgDialectOptions } from './pg-dialect-config.js'
  * ```
  */
 export function createPgDialect(options: PgDialectOptions & { readonly schema?: string }): PostgresDialect {
-  return new PostgresDialect(createPgDialectConfig(options))
+  return new PgDialect(createPgDialectConfig(options))
+}
+
+/** kysely's `PostgresDialect` with `PgDriver`, whose rollbacks survive a cancelled analysis. */
+class PgDialect extends PostgresDialect {
+  readonly #config: PostgresDialectConfig
+
+  constructor(config: PostgresDialectConfig) {
+    super(config)
+    this.#config = config
+  }
+
+  override createDriver(): Driver {
+    return new PgDriver(this.#config)
+  }
 }

@@ -1,4 +1,5 @@
 import type { CompiledQuery, DatabaseConnection, QueryResult, TransactionSettings } from 'kysely'
+import { activeQueryScope, runInterruptible } from '@sightline/core/storage'
 import type { PGliteLike, PGliteQueryOptions, PGliteTransactionLike } from './pglite-dialect-config.js'
 import { typeParsers } from './type-parsers.js'
 
@@ -18,6 +19,13 @@ interface OpenTransaction {
 /**
  * PGlite's one connection. Not safe for concurrent use: `PGliteDriver` hands
  * it to one caller at a time.
+ *
+ * PGlite cannot stop a statement it has started: it runs Postgres on the
+ * JavaScript thread (unless it is PGlite's worker client), and nothing else
+ * in the process, a timer or a cancel request, runs until the statement ends.
+ * A cancelled or timed-out analysis therefore stops between statements: the
+ * one running finishes and its result is discarded, and the next ones of that
+ * analysis fail at once without running.
  */
 export class PGliteConnection implements DatabaseConnection {
   readonly #pglite: PGliteLike
@@ -28,8 +36,11 @@ export class PGliteConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    // Let due timers and incoming requests run first, so that a timeout or a
+    // cancel that fell during the previous statement stops this one from starting.
+    if (activeQueryScope()) await yieldToEventLoop()
     const client = this.#transaction?.tx ?? this.#pglite
-    const result = await client.query<R>(compiledQuery.sql, [...compiledQuery.parameters], QUERY_OPTIONS)
+    const result = await runInterruptible(undefined, () => client.query<R>(compiledQuery.sql, [...compiledQuery.parameters], QUERY_OPTIONS))
     const counts = result.command === undefined || ROW_COMMANDS.has(result.command)
     const count = counts ? (result.rowCount ?? result.affectedRows) : undefined
     return { rows: result.rows, numAffectedRows: count === undefined ? undefined : BigInt(count) }
@@ -105,3 +116,6 @@ export class PGliteConnection implements DatabaseConnection {
 function transactionCharacteristics({ isolationLevel, accessMode }: TransactionSettings): string {
   return [isolationLevel && `isolation level ${isolationLevel}`, accessMode].filter(Boolean).join(' ')
 }
+
+// A timer, not setImmediate: timers that fell due during a blocking statement run before it.
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0))

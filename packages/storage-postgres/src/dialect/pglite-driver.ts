@@ -1,5 +1,6 @@
 import { createQueryId, IdentifierNode, RawNode } from 'kysely'
 import type { DatabaseConnection, Driver, QueryCompiler, TransactionSettings } from 'kysely'
+import { outsideQueryScope } from '@sightline/core/storage'
 import { ConnectionMutex } from './connection-mutex.js'
 import { PGliteConnection } from './pglite-connection.js'
 import type { PGliteDialectConfig } from './pglite-dialect-config.js'
@@ -68,7 +69,8 @@ export class PGliteDriver implements Driver {
     name: string,
     compileQuery: QueryCompiler['compileQuery'],
   ): Promise<void> {
-    await connection.executeQuery(compileQuery(savepointCommand('rollback to', name), createQueryId()))
+    // Outside the analysis's scope: a cancelled one must still undo its work.
+    await outsideQueryScope(() => connection.executeQuery(compileQuery(savepointCommand('rollback to', name), createQueryId())))
   }
 
   async releaseSavepoint(
