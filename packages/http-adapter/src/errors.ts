@@ -79,7 +79,8 @@ export function jsonResponse(status: number, body: unknown, headers: Readonly<Re
  * The one mapping from errors to HTTP. Core's errors switch on their `_tag`
  * (no `instanceof` across package copies): ValidationError 400, NotFoundError
  * 404, ConflictError 400 (PostHog answers uniqueness as a validation error),
- * ClosedError 503, StorageError and anything unexpected 500 with a generic
+ * ClosedError 503, QueryCancelledError 400, QueryTimeoutError 504,
+ * ConcurrencyLimitError 429, StorageError and anything unexpected 500 with a generic
  * body; those go to `onError`, never their message (it can hold SQL) to the client.
  */
 export function errorResponse(error: unknown, request: Request, onError: (error: unknown, request: Request) => void): Response {
@@ -97,6 +98,16 @@ export function errorResponse(error: unknown, request: Request, onError: (error:
         return jsonResponse(400, { type: 'validation_error', code: 'unique', detail: error.message, attr: error.attr ? snake(error.attr) : null })
       case 'ClosedError':
         return jsonResponse(503, UNAVAILABLE)
+      // PostHog answers a killed query with a 500; the client asked for the
+      // stop, so a 4xx with ClickHouse's code name for it (query_was_cancelled).
+      case 'QueryCancelledError':
+        return jsonResponse(400, { type: 'invalid_request', code: 'query_was_cancelled', detail: error.message, attr: null })
+      // PostHog's ClickHouseQueryTimeOut: 504, a DRF APIException with its default code.
+      case 'QueryTimeoutError':
+        return jsonResponse(504, { type: 'server_error', code: 'error', detail: error.message, attr: null })
+      // PostHog's ConcurrencyLimitExceeded, raised as DRF's Throttled.
+      case 'ConcurrencyLimitError':
+        return jsonResponse(429, { type: 'throttled_error', code: 'throttled', detail: error.message, attr: null })
     }
   }
   try {
