@@ -1,0 +1,67 @@
+import type { EngineContext } from '../../context.js'
+import { nowIso } from '../../time/timestamp.js'
+import { runLifecycle } from '../lifecycle/run-lifecycle.js'
+import { runStickiness } from '../stickiness/run-stickiness.js'
+import { applyFormula } from './apply-formula.js'
+import { seriesObjects, type TrendSeriesObject } from './series-object.js'
+import { seriesValues } from './series-values.js'
+import { queryEnv, requestPeriods } from './trend-env.js'
+import { decodeTrendRequest, type TrendRequest } from './trend-request.js'
+import type { QueryEnv } from './series-scope.js'
+
+/** What `/insights/trend/` answers (reference §0). Caching comes later: `is_cached` is always false. */
+export interface TrendResponse {
+  result: unknown[]
+  timezone: string
+  /** When the result was computed, ISO 8601 UTC. */
+  last_refresh: string
+  is_cached: false
+}
+
+/**
+ * Computes a legacy trend request in PostHog's semantics
+ * (shared/reference/trends-retention-paths.md): `insight` TRENDS (default),
+ * STICKINESS (also `shown_as: "Stickiness"`) or LIFECYCLE, from the JSON body
+ * or the GET query of `/api/projects/:id/insights/trend/`. Throws
+ * ValidationError naming the field for bad parameters, NotFoundError for an
+ * unknown project.
+ */
+export async function runTrend(ctx: EngineContext, projectId: number, params: unknown): Promise<TrendResponse> {
+  ctx.assertOpen()
+  const request = decodeTrendRequest(params)
+  const env = await queryEnv(ctx, projectId, request)
+  const result =
+    request.insight === 'STICKINESS'
+      ? await runStickiness(ctx, env, request, projectId)
+      : request.insight === 'LIFECYCLE'
+        ? await runLifecycle(ctx, env, request, projectId)
+        : await trendResult(ctx, env, request, projectId)
+  return { result, timezone: env.project.timezone, last_refresh: nowIso(ctx.clock), is_cached: false }
+}
+
+/**
+ * The series objects of a trend: for each period (current, then previous),
+ * each series' rows in order; with a formula, the formula's rows per period
+ * instead of the series.
+ */
+async function trendResult(ctx: EngineContext, env: QueryEnv, request: TrendRequest, projectId: number): Promise<TrendSeriesObject[]> {
+  const periods = await requestPeriods(ctx, env, request)
+  const out: TrendSeriesObject[] = []
+  for (const period of periods) {
+    const perSeries: TrendSeriesObject[][] = []
+    // One query (or two, for Other) per series; the connection runs them one at a time anyway.
+    for (const series of request.series) perSeries.push(seriesObjects(request, await seriesValues(ctx, env, request, series, period), projectId))
+    if (request.formula) {
+      out.push(
+        ...applyFormula(perSeries, {
+          node: request.formula.node,
+          text: request.formula.text,
+          breakdown: request.breakdowns.length > 0,
+          compare: request.compare,
+          totalValue: request.totalValue,
+        }),
+      )
+    } else out.push(...perSeries.flat())
+  }
+  return out
+}

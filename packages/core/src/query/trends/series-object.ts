@@ -1,0 +1,96 @@
+import { bucketDay, bucketLabel, isoInZone } from './bucket-labels.js'
+import type { Period } from './periods.js'
+import { personsUrl, type PersonsLink } from './persons-url.js'
+import type { SeriesOutcome, ValueRow } from './series-values.js'
+import type { TrendRequest, TrendSeries } from './trend-request.js'
+
+/** One element of a trend's `result`, in PostHog's shape (reference §4, §6). */
+export interface TrendSeriesObject {
+  data: number[] | null
+  labels?: string[]
+  days: string[]
+  count: number
+  aggregated_value?: number
+  label: string
+  filter?: Record<string, unknown>
+  action: Record<string, unknown> | null
+  breakdown_value?: string | string[]
+  compare?: boolean
+  compare_label?: 'current' | 'previous' | null
+  persons_urls?: PersonsLink[]
+  persons?: PersonsLink
+}
+
+/** The `action` compatibility object PostHog's runner writes (`build_series_response`). */
+export function actionObject(series: TrendSeries, period: Period): Record<string, unknown> {
+  const e = series.entity
+  return {
+    days: period.starts.map((ms) => isoInZone(period.timeZone, ms * 1000)),
+    id: e.kind === 'events' && e.event === null ? null : series.label,
+    type: 'events',
+    order: e.index,
+    name: series.label,
+    custom_name: e.customName,
+    math: series.math,
+    math_property: series.mathProperty,
+    math_hogql: e.mathHogql,
+    math_group_type_index: series.groupTypeIndex ?? e.mathGroupTypeIndex,
+    properties: {},
+  }
+}
+
+/**
+ * The request echoed (reference §4: "the request echoed in legacy form"): the
+ * parameters as read, with the insight, interval and display as used and this
+ * period's resolved bounds, as PostHog's `_query_to_filter` puts them.
+ */
+export function filterObject(request: TrendRequest, period: Period): Record<string, unknown> {
+  return {
+    ...request.params,
+    insight: request.insight,
+    interval: request.interval,
+    display: request.display,
+    date_from: isoInZone(period.timeZone, period.fromMicros),
+    date_to: isoInZone(period.timeZone, period.toMicros),
+    filter_test_accounts: request.filterTestAccounts,
+    properties: request.properties,
+    entity_type: 'events',
+  }
+}
+
+/** The label of a breakdown row: the value (parts joined by `::`), prefixed by the series label when there are several series. */
+function rowLabel(request: TrendRequest, series: TrendSeries, row: ValueRow): string {
+  if (request.breakdowns.length === 0) return series.label
+  const value = row.parts.join('::')
+  return request.series.length > 1 ? `${series.label} - ${value}` : value
+}
+
+/** The objects of one series over one period, one per row. */
+export function seriesObjects(request: TrendRequest, outcome: SeriesOutcome, projectId: number): TrendSeriesObject[] {
+  const { series, period } = outcome
+  const filter = filterObject(request, period)
+  const action = actionObject(series, period)
+  return outcome.rows.map((row) => {
+    const base: TrendSeriesObject = request.totalValue
+      ? { data: [], days: [], count: 0, aggregated_value: row.values[0] ?? 0, label: rowLabel(request, series, row), filter, action }
+      : {
+          data: [...row.values],
+          labels: period.starts.map((ms) => bucketLabel(period, ms)),
+          days: period.starts.map((ms) => bucketDay(period, ms)),
+          count: request.display === 'ActionsLineGraphCumulative' ? (row.values[row.values.length - 1] ?? 0) : row.values.reduce((a, b) => a + b, 0),
+          label: rowLabel(request, series, row),
+          filter,
+          action,
+        }
+    if (period.compareLabel !== null) {
+      base.compare = true
+      base.compare_label = period.compareLabel
+    }
+    if (request.breakdowns.length > 0) base.breakdown_value = request.multiBreakdown ? [...row.parts] : row.parts[0]!
+    if (request.formula === null) {
+      if (request.totalValue) base.persons = personsUrl(projectId, request, series, period, row, null)
+      else base.persons_urls = period.starts.map((_, i) => personsUrl(projectId, request, series, period, row, i))
+    }
+    return base
+  })
+}

@@ -1,0 +1,173 @@
+import { sql, type Expression, type SqlBool } from 'kysely'
+import type { EngineContext } from '../../context.js'
+import { runStorage } from '../../db/run.js'
+import { bucketIndexSql } from '../dates/bucket-index-sql.js'
+import { activeDaysCellsSql, activeWindowsCellsSql } from './active-users-sql.js'
+import { OTHER_MARKER } from './breakdown-markers.js'
+import { cellsSql, type CellsInput, type CellsSql } from './cells-sql.js'
+import { firstSeenCellsSql, firstTimeCellsSql } from './first-seen-sql.js'
+import { histogramBins, type HistogramBin } from './histogram-bins.js'
+import { notOneOfSql } from './key-filter.js'
+import type { Period } from './periods.js'
+import { rankRows } from './rank-rows.js'
+import { breakdownKeysSql, breakdownNumberSql, seriesScope, type QueryEnv, type SeriesScope } from './series-scope.js'
+import { isAdditive, planSeries, type BucketGrid, type SeriesPlan } from './series-plan.js'
+import type { TrendRequest, TrendSeries } from './trend-request.js'
+
+/** One output row of a series: a breakdown value (or none) and its values. */
+export interface ValueRow {
+  /** One entry per breakdown dimension; empty without a breakdown. */
+  readonly parts: ReadonlyArray<string>
+  /** One value per bucket, or one value over the range for a total-value display. */
+  readonly values: ReadonlyArray<number>
+  readonly other: boolean
+}
+
+/** A series over one period: its rows ranked as PostHog shows them (reference §7.4), Other last. */
+export interface SeriesOutcome {
+  readonly series: TrendSeries
+  readonly period: Period
+  readonly rows: ReadonlyArray<ValueRow>
+}
+
+interface Cell {
+  readonly b: number
+  readonly parts: ReadonlyArray<string>
+  readonly v: number
+}
+
+/**
+ * Computes one series over one period: the values of every bucket (0 where
+ * nothing happened) for each breakdown value, the top `breakdown_limit`
+ * values kept and the rest folded into Other (computed over the folded rows:
+ * summed for counts and sums, queried again for distinct and other
+ * non-additive maths), then accumulated for the cumulative display. Without
+ * a breakdown there is exactly one row.
+ */
+export async function seriesValues(ctx: EngineContext, env: QueryEnv, request: TrendRequest, series: TrendSeries, period: Period): Promise<SeriesOutcome> {
+  const plan = planSeries(request, series, period)
+  const scope = seriesScope(env, request, series, plan.kind === 'first-time' ? null : plan.range)
+  const width = valueCount(request, plan, period)
+  const breakdown = request.breakdowns.length > 0
+  const bins = await histogramBinsFor(ctx, request, series, env, plan)
+  const keys = breakdownKeysSql(request, scope.sources, bins)
+  const compiled = (fold: boolean, filter: ((keys: ReadonlyArray<Expression<string>>) => Expression<SqlBool>) | null) =>
+    compileCells(series, plan, { scope, bucket: bucketSql(plan, scope), keys, fold }, filter)
+
+  const cells = await fetchCells(ctx, compiled(false, null), request.breakdowns.length, false)
+  // Values as displayed (accumulated for the cumulative display): breakdown values are ranked by their sum.
+  const rows = [...toRows(cells, plan, width).values()].map((r) => cumulate(request, r))
+  if (!breakdown) return { series, period, rows: [rows[0] ?? { parts: [], values: new Array(width).fill(0), other: false }] }
+
+  const ranked = rankRows(rows)
+  const kept = ranked.slice(0, request.breakdownLimit)
+  const folded = ranked.slice(request.breakdownLimit)
+  const out: ValueRow[] = [...kept]
+  if (folded.length > 0 && !request.hideOther) {
+    const parts = request.breakdowns.map(() => OTHER_MARKER)
+    let values: number[]
+    if (isAdditive(plan)) {
+      values = new Array(width).fill(0)
+      for (const r of folded) r.values.forEach((v, i) => (values[i]! += v))
+    } else {
+      const notKept = (k: ReadonlyArray<Expression<string>>) => notOneOfSql(k, kept.map((r) => r.parts), env.hooks)
+      const otherCells = await fetchCells(ctx, compiled(true, notKept), 0, true)
+      const other = toRows(otherCells, plan, width).get('[]')
+      values = other ? [...cumulate(request, other).values] : new Array(width).fill(0)
+    }
+    out.push({ parts, values, other: true })
+  }
+  return { series, period, rows: out }
+}
+
+const valueCount = (request: TrendRequest, plan: SeriesPlan, period: Period) => (request.totalValue ? 1 : plan.kind === 'active-days' ? plan.lastDay.length : period.starts.length)
+
+function bucketSql(plan: SeriesPlan, scope: SeriesScope): Expression<number> | null {
+  const grid: BucketGrid | null = plan.kind === 'active-days' ? plan.days : plan.kind === 'active-windows' ? null : plan.buckets
+  if (!grid) return null
+  return bucketIndexSql(scope.sources.timestampMicros, grid.starts.map((ms) => new Date(ms)), new Date(grid.end), scope.sources.hooks)
+}
+
+function compileCells(series: TrendSeries, plan: SeriesPlan, input: CellsInput, filter: ((keys: ReadonlyArray<Expression<string>>) => Expression<SqlBool>) | null): CellsSql {
+  if (plan.kind === 'first-time') return firstTimeCellsSql(input, plan.range, filter)
+  const filtered: CellsInput = filter ? { ...input, filter: filter(input.keys) } : input
+  switch (plan.kind) {
+    case 'per-bucket':
+      return cellsSql({ ...series, math: plan.math }, filtered)
+    case 'first-seen':
+      return firstSeenCellsSql(series, filtered)
+    case 'active-days':
+      return activeDaysCellsSql(series, filtered, plan.windowDays)
+    case 'active-windows':
+      return activeWindowsCellsSql(series, filtered, plan.windows)
+  }
+}
+
+async function fetchCells(ctx: EngineContext, query: CellsSql, keyCount: number, folded: boolean): Promise<Cell[]> {
+  const result = await runStorage('trend series', () => query.execute(ctx.db))
+  return result.rows.map((row) => ({
+    b: row.b === undefined ? 0 : Number(row.b),
+    parts: folded ? [] : Array.from({ length: keyCount }, (_, i) => String(row[`k${i}`])),
+    v: Number(row.v),
+  }))
+}
+
+/** Cells into rows of `width` values, keyed by the JSON of their parts. */
+function toRows(cells: ReadonlyArray<Cell>, plan: SeriesPlan, width: number): Map<string, ValueRow> {
+  const rows = new Map<string, { parts: ReadonlyArray<string>; values: number[]; other: boolean }>()
+  const rowOf = (parts: ReadonlyArray<string>) => {
+    const key = JSON.stringify(parts)
+    let row = rows.get(key)
+    if (!row) rows.set(key, (row = { parts, values: new Array(width).fill(0), other: false }))
+    return row
+  }
+  if (plan.kind === 'active-days') {
+    // Cells are deltas by day: a window's count is the running sum up to its last day.
+    const byKey = new Map<string, Cell[]>()
+    for (const c of cells) {
+      const key = JSON.stringify(c.parts)
+      byKey.set(key, [...(byKey.get(key) ?? []), c])
+    }
+    for (const list of byKey.values()) {
+      const row = rowOf(list[0]!.parts)
+      const sorted = [...list].sort((a, b) => a.b - b.b)
+      plan.lastDay.forEach((day, i) => {
+        let sum = 0
+        for (const c of sorted) if (c.b <= day) sum += c.v
+        row.values[i] = sum
+      })
+    }
+    return rows
+  }
+  for (const c of cells) {
+    if (c.b < 0 || c.b >= width) continue
+    rowOf(c.parts).values[c.b]! += c.v
+  }
+  return rows
+}
+
+/** The cumulative display's running sum (distinct-actor maths were computed as new actors per bucket). */
+function cumulate(request: TrendRequest, row: ValueRow): ValueRow {
+  if (request.display !== 'ActionsLineGraphCumulative' || request.totalValue) return row
+  let sum = 0
+  return { ...row, values: row.values.map((v) => (sum += v)) }
+}
+
+/** Equal-width bins of each histogram dimension, from the smallest and largest number among the series' rows. */
+async function histogramBinsFor(ctx: EngineContext, request: TrendRequest, series: TrendSeries, env: QueryEnv, plan: SeriesPlan): Promise<Array<HistogramBin[] | null>> {
+  const dims = request.breakdowns.map((b, i) => (b.histogramBinCount !== null ? i : -1)).filter((i) => i >= 0)
+  if (dims.length === 0) return request.breakdowns.map(() => null)
+  const scope = seriesScope(env, request, series, plan.range)
+  const columns = dims.flatMap((i) => {
+    const x = breakdownNumberSql(request, i, scope.sources)
+    return [sql`cast(min(${x}) as float8) as ${sql.raw(`lo${i}`)}`, sql`cast(max(${x}) as float8) as ${sql.raw(`hi${i}`)}`]
+  })
+  const query = sql<Record<string, unknown>>`select ${sql.join(columns, sql`, `)} from ${scope.from} where ${scope.where}`
+  const [row] = (await runStorage('trend histogram bins', () => query.execute(ctx.db))).rows
+  return request.breakdowns.map((b, i) => {
+    if (b.histogramBinCount === null) return null
+    const lo = row?.[`lo${i}`]
+    const hi = row?.[`hi${i}`]
+    return histogramBins(lo === null || lo === undefined ? null : Number(lo), hi === null || hi === undefined ? null : Number(hi), b.histogramBinCount)
+  })
+}

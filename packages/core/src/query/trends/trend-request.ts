@@ -1,0 +1,221 @@
+import { Schema } from 'effect'
+import { ValidationError } from '../../errors.js'
+import { decodeOrThrow } from '../../util/decode.js'
+import { decodeBreakdowns, type BreakdownSpec } from '../breakdowns/breakdown-spec.js'
+import { INTERVALS, isInterval, type Interval } from '../dates/interval.js'
+import { parseRelativeDate } from '../dates/relative-date.js'
+import { PropertyFilters } from '../filters/property-filters.js'
+import { decodeSeries, normalizeProperties, type SeriesEntity } from '../series/series.js'
+import { DISPLAYS, isDisplay, isTotalValueDisplay, type Display } from './displays.js'
+import { FormulaSyntaxError, parseFormula, type FormulaNode } from './formula/formula-parse.js'
+import { readLegacyParams } from './legacy-params.js'
+import { isMath, isPropertyMath, MATHS, STICKINESS_MATHS, type MathName } from './maths.js'
+
+export type Insight = 'TRENDS' | 'STICKINESS' | 'LIFECYCLE'
+
+/** One series with its math checked. */
+export interface TrendSeries {
+  readonly entity: SeriesEntity
+  readonly math: MathName
+  /** The property of a property math; null otherwise. */
+  readonly mathProperty: string | null
+  /** `$group_N` of `unique_group`; null otherwise. */
+  readonly groupTypeIndex: number | null
+  /** `label`: the event name, "All events", or the action's name as the request gives it (its id without one). */
+  readonly label: string
+}
+
+/** A legacy trend, stickiness or lifecycle request, validated and defaulted (PostHog's `filter_to_query`). */
+export interface TrendRequest {
+  readonly insight: Insight
+  readonly series: ReadonlyArray<TrendSeries>
+  readonly properties: PropertyFilters
+  readonly filterTestAccounts: boolean
+  readonly interval: Interval
+  readonly dateFrom: string | null
+  readonly dateTo: string | null
+  readonly explicitDate: boolean
+  /** As asked for; only TRENDS draws by it (stickiness and lifecycle echo it). */
+  readonly display: Display
+  /** A TRENDS total-value display: one value per series over the range. */
+  readonly totalValue: boolean
+  readonly formula: { readonly text: string; readonly node: FormulaNode } | null
+  readonly compare: boolean
+  readonly compareTo: string | null
+  /** Empty without a breakdown; up to three dimensions. */
+  readonly breakdowns: ReadonlyArray<BreakdownSpec>
+  /** True when `breakdowns` (the list form) was used: values are lists. */
+  readonly multiBreakdown: boolean
+  readonly breakdownLimit: number
+  readonly hideOther: boolean
+  /** The request as read (GET text decoded), echoed in `filter` and persons URLs. */
+  readonly params: Readonly<Record<string, unknown>>
+}
+
+const Text = Schema.optional(Schema.NullOr(Schema.String))
+const Flag = Schema.optional(Schema.NullOr(Schema.Boolean))
+const Int = Schema.optional(Schema.NullOr(Schema.Int))
+const TrendParams = Schema.Struct({
+  insight: Text,
+  shown_as: Text,
+  date_from: Text,
+  date_to: Text,
+  explicit_date: Flag,
+  interval: Text,
+  display: Text,
+  formula: Text,
+  compare: Flag,
+  compare_to: Text,
+  filter_test_accounts: Flag,
+  breakdown_limit: Int,
+  breakdown_hide_other_aggregation: Flag,
+  smoothing_intervals: Int,
+})
+
+/** PostHog's BREAKDOWN_VALUES_LIMIT, and the world map's larger default (reference §6, §7.2). */
+export const DEFAULT_BREAKDOWN_LIMIT = 25
+export const WORLD_MAP_BREAKDOWN_LIMIT = 250
+/** The most breakdown dimensions trends take (PostHog keeps 3). */
+export const MAX_BREAKDOWNS = 3
+const MAX_BREAKDOWN_LIMIT = 10_000
+
+const invalid = (path: ReadonlyArray<string | number>, message: string): never => {
+  throw new ValidationError([{ path, message }], { context: 'invalid trend parameters' })
+}
+const blank = (s: string | null | undefined): string | null => (s === undefined || s === null || s.trim() === '' ? null : s)
+
+/**
+ * Reads a legacy request to `/insights/trend/` (JSON body or GET query, see
+ * `readLegacyParams`). `insight` is TRENDS (default), STICKINESS (also
+ * `shown_as: "Stickiness"`) or LIFECYCLE. Throws ValidationError naming the
+ * field: an unknown insight, interval, display or math; a math without the
+ * property or group type it needs; a formula that does not parse or names a
+ * series that does not exist; an unreadable `compare_to`; no series at all.
+ */
+export function decodeTrendRequest(input: unknown): TrendRequest {
+  const params = readLegacyParams(input)
+  const p = decodeOrThrow(TrendParams, params, 'invalid trend parameters')
+  const insight = insightOf(p.insight ?? null, p.shown_as ?? null)
+
+  const intervalText = blank(p.interval) ?? 'day'
+  if (!isInterval(intervalText)) invalid(['interval'], `unknown interval ${JSON.stringify(intervalText)}; use one of ${INTERVALS.join(', ')}`)
+  const interval = intervalText as Interval
+
+  const displayText = blank(p.display) ?? 'ActionsLineGraph'
+  if (!isDisplay(displayText)) invalid(['display'], `unknown display ${JSON.stringify(displayText)}; use one of ${DISPLAYS.join(', ')}`)
+  const display = displayText as Display
+
+  const entities = decodeSeries({ events: params.events, actions: params.actions })
+  if (entities.length === 0) invalid(['events'], 'a trend needs at least one event or action')
+  checkMaths(params, insight)
+  const series = entities.map((e) => checkSeries(e, insight))
+
+  const properties = decodeOrThrow(PropertyFilters, normalizeProperties(params.properties), 'invalid property filters', ['properties'])
+
+  const formulaText = insight === 'TRENDS' ? blank(p.formula) : null
+  let formula: TrendRequest['formula'] = null
+  if (formulaText !== null) {
+    try {
+      formula = { text: formulaText, node: parseFormula(formulaText, series.length) }
+    } catch (error) {
+      if (!(error instanceof FormulaSyntaxError)) throw error
+      invalid(['formula'], `${error.message} (at character ${error.position + 1})`)
+    }
+  }
+
+  const compareTo = blank(p.compare_to)
+  if (compareTo !== null && parseRelativeDate(compareTo.trim()) === null) invalid(['compare_to'], `cannot read ${JSON.stringify(compareTo)}; use a relative date such as -1d, -1w, -1m`)
+
+  if ((p.smoothing_intervals ?? 1) !== 1) invalid(['smoothing_intervals'], 'smoothing is not supported; send 1 or leave it out')
+
+  const worldMap = insight === 'TRENDS' && display === 'WorldMap'
+  const breakdowns = insight !== 'TRENDS' ? [] : worldMap ? [worldMapBreakdown] : decodeBreakdowns(params, MAX_BREAKDOWNS)
+  for (const [i, b] of breakdowns.entries()) checkBreakdown(b, Array.isArray(params.breakdowns) && params.breakdowns.length > 0 ? ['breakdowns', i] : ['breakdown'])
+  const limit = p.breakdown_limit ?? (worldMap ? WORLD_MAP_BREAKDOWN_LIMIT : DEFAULT_BREAKDOWN_LIMIT)
+  if (limit < 1 || limit > MAX_BREAKDOWN_LIMIT) invalid(['breakdown_limit'], `breakdown_limit is between 1 and ${MAX_BREAKDOWN_LIMIT}`)
+
+  return {
+    insight,
+    series,
+    properties,
+    filterTestAccounts: p.filter_test_accounts === true,
+    interval,
+    dateFrom: blank(p.date_from),
+    dateTo: blank(p.date_to),
+    explicitDate: p.explicit_date === true,
+    display,
+    totalValue: insight === 'TRENDS' && isTotalValueDisplay(display),
+    formula,
+    compare: insight !== 'LIFECYCLE' && (p.compare === true || compareTo !== null),
+    compareTo: insight !== 'LIFECYCLE' ? compareTo : null,
+    breakdowns,
+    multiBreakdown: !worldMap && breakdowns.length > 0 && Array.isArray(params.breakdowns) && params.breakdowns.length > 0,
+    breakdownLimit: limit,
+    hideOther: p.breakdown_hide_other_aggregation === true,
+    params,
+  }
+}
+
+function insightOf(insight: string | null, shownAs: string | null): Insight {
+  if (shownAs === 'Stickiness') return 'STICKINESS'
+  const i = blank(insight)?.toUpperCase() ?? 'TRENDS'
+  if (i === 'TRENDS' || i === 'STICKINESS' || i === 'LIFECYCLE') return i
+  return invalid(['insight'], `this endpoint answers TRENDS, STICKINESS or LIFECYCLE, not ${JSON.stringify(insight)}`)
+}
+
+// The world map shows countries (reference §6).
+const worldMapBreakdown: BreakdownSpec = { type: 'event', property: '$geoip_country_code', cohorts: [], groupTypeIndex: null, normalizeUrl: false, histogramBinCount: null }
+
+function checkBreakdown(b: BreakdownSpec, path: ReadonlyArray<string | number>): void {
+  // Cohort and HogQL values need compilers that are not wired into trends yet: refused clearly rather than guessed.
+  if (b.type === 'cohort') invalid(path, 'cohort breakdowns are not available in trends yet')
+  if (b.type === 'hogql') invalid(path, 'HogQL breakdowns are not available yet')
+}
+
+interface MathFields {
+  readonly math?: unknown
+  readonly math_property?: unknown
+  readonly math_group_type_index?: unknown
+}
+
+/** A series' math after PostHog's rewrites, checked; throws ValidationError under `path`. */
+function seriesMath(fields: MathFields, insight: Insight, path: ReadonlyArray<string | number>): Pick<TrendSeries, 'math' | 'mathProperty' | 'groupTypeIndex'> {
+  const given = typeof fields.math === 'string' ? blank(fields.math) : null
+  let math: MathName = 'total'
+  if (given !== null) {
+    if (!isMath(given)) invalid([...path, 'math'], `unknown math ${JSON.stringify(given)}; use one of ${MATHS.join(', ')}`)
+    math = given as MathName
+  }
+  if (insight === 'STICKINESS' && !STICKINESS_MATHS.includes(math)) math = 'dau'
+  if (insight === 'LIFECYCLE') math = 'total'
+  let mathProperty: string | null = null
+  if (isPropertyMath(math)) {
+    mathProperty = typeof fields.math_property === 'string' ? blank(fields.math_property) : null
+    if (mathProperty === null) invalid([...path, 'math_property'], `math ${JSON.stringify(math)} needs math_property`)
+  }
+  let groupTypeIndex: number | null = null
+  if (math === 'unique_group') {
+    const g = fields.math_group_type_index
+    if (typeof g !== 'number' || !Number.isInteger(g) || g < 0 || g > 4) invalid([...path, 'math_group_type_index'], 'math "unique_group" needs math_group_type_index between 0 and 4')
+    groupTypeIndex = g as number
+  }
+  if (math === 'hogql') invalid([...path, 'math'], 'math "hogql" is not available yet')
+  return { math, mathProperty, groupTypeIndex }
+}
+
+/** Checks every series' math where the client wrote it, so errors name `events[i]` or `actions[i]`. */
+function checkMaths(params: Record<string, unknown>, insight: Insight): void {
+  for (const kind of ['actions', 'events'] as const) {
+    const list = params[kind]
+    if (!Array.isArray(list)) continue
+    list.forEach((item, i) => {
+      if (typeof item === 'object' && item !== null) seriesMath(item as MathFields, insight, [kind, i])
+    })
+  }
+}
+
+function checkSeries(entity: SeriesEntity, insight: Insight): TrendSeries {
+  const math = seriesMath({ math: entity.math, math_property: entity.mathProperty, math_group_type_index: entity.mathGroupTypeIndex }, insight, [entity.kind, entity.index])
+  const label = entity.kind === 'actions' ? (blank(entity.name) ?? String(entity.actionId)) : (entity.event ?? 'All events')
+  return { entity, ...math, label }
+}

@@ -1,0 +1,69 @@
+/**
+ * The reference property: random small datasets and random trend,
+ * stickiness and lifecycle requests give the same result on every storage
+ * adapter as the independent reference evaluator (test/reference/trend-reference.ts).
+ */
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { runTrend } from '../../packages/core/src/query/trends/run-trend.js'
+import { targets } from '../filters/filter-db.js'
+import type { RefDataset } from '../reference/ref-dataset.js'
+import { dataset } from '../reference/trend-arbitraries.js'
+import { referenceTrend } from '../reference/trend-reference.js'
+import { resultMismatches } from './support/compare-results.js'
+import { openTrendEngine, type TrendEngine } from './support/engine.js'
+import { loadTrendData } from './support/load.js'
+import { trendParams } from './support/trend-params-arbitrary.js'
+
+const RUNS = Number(process.env.SIGHTLINE_TREND_RUNS ?? 100)
+const NULL = '$$_posthog_breakdown_null_$$'
+const OTHER = '$$_posthog_breakdown_other_$$'
+
+// Test accounts: events from Edge are internal (so filter_test_accounts changes answers). Uuids made
+// unique: the generator can repeat one, and storage keeps one event per uuid where the reference keeps both.
+const withTestAccounts = dataset.map(
+  (d): RefDataset => ({
+    ...d,
+    events: d.events.map((e, i) => ({ ...e, uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` })),
+    project: { ...d.project, testAccountFilters: [{ key: '$browser', value: 'Edge', operator: 'is_not', type: 'event' }] },
+  }),
+)
+
+const parts = (row: Record<string, unknown>): string[] => (row.breakdown_value === undefined ? [] : ([] as string[]).concat(row.breakdown_value as string))
+
+/**
+ * A known disagreement (test/trends/README.md): with more values than the
+ * limit, PostHog ranks values with a null part after the real ones before
+ * cutting (Sightline), the reference ranks them with the real ones.
+ */
+function nullMeetsLimit(unhidden: unknown, ...results: unknown[]): boolean {
+  const rows = [unhidden, ...results].flatMap((r) => (Array.isArray(r) ? (r as Array<Record<string, unknown>>) : []))
+  return (unhidden as Array<Record<string, unknown>>).some((r) => parts(r).includes(OTHER)) && rows.some((r) => parts(r).includes(NULL))
+}
+
+for (const target of targets) {
+  describe(target.name, () => {
+    let engine: TrendEngine
+    let now = new Date()
+    beforeAll(async () => {
+      engine = await openTrendEngine(target, () => now)
+    })
+    afterAll(async () => engine?.close())
+
+    test(`random data and requests agree with the reference evaluator (${RUNS} runs)`, { timeout: 180_000 }, async () => {
+      await fc.assert(
+        fc.asyncProperty(withTestAccounts, trendParams, async (data, params) => {
+          const expected = await referenceTrend(params, data)
+          now = data.now
+          const projectId = await loadTrendData(engine, data)
+          const actual = (await runTrend(engine.ctx, projectId, params)).result
+          const unhidden = params.breakdown_hide_other_aggregation ? await referenceTrend({ ...params, breakdown_hide_other_aggregation: false }, data) : expected
+          fc.pre(!nullMeetsLimit(unhidden, actual, expected))
+          const problems = resultMismatches(actual, expected, { unordered: params.formula !== undefined && (params.breakdown !== undefined || params.breakdowns !== undefined) })
+          expect(problems, JSON.stringify(params)).toEqual([])
+        }),
+        { numRuns: RUNS, maxSkipsPerRun: 100 },
+      )
+    })
+  })
+}

@@ -1,0 +1,54 @@
+/**
+ * A Sightline engine for the trend suites, plus the internal EngineContext
+ * `runTrend` and `trendActors` take (the facade is wired by the lead): a
+ * second connection to the same database, as the engine's own services see it.
+ */
+import { Kysely } from 'kysely'
+import type { SightlineDatabase } from '@sightline/core/storage'
+import type { EngineContext } from '../../../packages/core/src/context.js'
+import { rememberFailedSql } from '../../../packages/core/src/db/run.js'
+import { Mutex } from '../../../packages/core/src/util/mutex.js'
+import { DefinitionsCache } from '../../../packages/core/src/ingest/definitions-cache.js'
+import { ClosedError } from '../../../packages/core/src/errors.js'
+import { openEngine, type Engine } from '../../conformance/harness.js'
+import type { ConformanceTarget } from '../../conformance/target.js'
+import { loadDataset } from '../../reference/load-dataset.js'
+import type { RefDataset } from '../../reference/ref-dataset.js'
+
+export interface TrendEngine extends Engine {
+  readonly ctx: EngineContext
+  /** Loads a dataset as a new project; resolves to its id. */
+  load(data: RefDataset): Promise<number>
+  close(): Promise<void>
+}
+
+export async function openTrendEngine(target: ConformanceTarget, clock: () => Date): Promise<TrendEngine> {
+  const engine = await openEngine(target, clock)
+  const adapter = engine.db.storage()
+  const driver = await adapter.open()
+  const db = new Kysely<SightlineDatabase>({ dialect: driver.dialect, log: rememberFailedSql })
+  let closed = false
+  const ctx: EngineContext = {
+    db,
+    adapter,
+    driver,
+    clock,
+    writeLock: new Mutex(),
+    knownProjects: new Set(),
+    definitionsCache: new DefinitionsCache(),
+    assertOpen() {
+      if (closed) throw new ClosedError()
+    },
+  }
+  return {
+    ...engine,
+    ctx,
+    load: (data) => loadDataset(engine.sightline, engine.organizationId, data),
+    async close() {
+      closed = true
+      await db.destroy()
+      await driver.close()
+      await engine.close()
+    },
+  }
+}
