@@ -21,6 +21,12 @@ export interface FunnelPlan {
   readonly attributionLevel: number | null
   /** gaps[j] (1 <= j < n): some exclusion covers the gap between 0-based steps j-1 and j. */
   readonly gaps: ReadonlyArray<boolean>
+  /**
+   * Unordered funnels: per 0-based step, the first step with the same entity
+   * (event or action, and properties). Steps sharing one are filled in turn
+   * by the events they match.
+   */
+  readonly stepClass: ReadonlyArray<number>
 }
 
 /** The plan of `request` over its first `n` steps. */
@@ -38,5 +44,11 @@ export function planFunnel(request: FunnelRequest, n: number): FunnelPlan {
     cohorts,
     attributionLevel: runs === 'step' ? b!.attributionStep + 1 : null,
     gaps: Object.freeze(gaps),
+    stepClass: Object.freeze(stepClasses(request, n)),
   })
+}
+
+function stepClasses(request: FunnelRequest, n: number): number[] {
+  const keys = request.steps.slice(0, n).map((s) => JSON.stringify([s.kind, s.event, s.actionId, s.properties]))
+  return keys.map((k) => keys.indexOf(k))
 }

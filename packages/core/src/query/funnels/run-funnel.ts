@@ -3,6 +3,7 @@ import type { EngineContext } from '../../context.js'
 import { runStorage } from '../../db/run.js'
 import { funnelEventsSql, funnelRunsSql } from './compile/funnel-events-sql.js'
 import { orderedOutcomeCtes } from './compile/ordered-sql.js'
+import { unorderedOutcomeCtes } from './compile/unordered-sql.js'
 import { withCtes, type Sql } from './compile/sql-kit.js'
 import { stepsAggregateSql } from './compile/steps-aggregate-sql.js'
 import { funnelEnv, type FunnelEnv } from './funnel-env.js'
@@ -47,7 +48,8 @@ export function outcomeCtes(ctx: EngineContext, request: FunnelRequest, env: Fun
     cohorts: env.cohorts,
     now: env.now,
   })
-  return [['fe', funnelEventsSql(plan, sources)], ['runs', funnelRunsSql(plan)], ...orderedOutcomeCtes(plan)]
+  const perRun = plan.order === 'unordered' ? unorderedOutcomeCtes(plan) : orderedOutcomeCtes(plan)
+  return [['fe', funnelEventsSql(plan, sources)], ['runs', funnelRunsSql(plan)], ...perRun]
 }
 
 async function stepsView(ctx: EngineContext, request: FunnelRequest, env: FunnelEnv): Promise<unknown> {

@@ -1,0 +1,57 @@
+/**
+ * The funnel reference property: on random events and random funnel
+ * requests, every storage adapter returns exactly what the independent
+ * reference evaluator (test/reference/funnel-reference.ts) returns, people
+ * URLs aside. Each random dataset is loaded once and asked several requests.
+ */
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ValidationError } from '../../packages/core/src/errors.js'
+import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
+import { targets } from '../filters/filter-db.js'
+import { toRefDataset } from '../reference/funnel-dataset.js'
+import { referenceFunnel } from '../reference/funnel-reference.js'
+import { datasetArb, paramsArb, type Order } from './support/arbitraries.js'
+import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
+import { loadExample, withoutUrls } from './support/load-example.js'
+
+const DATASETS = Number(process.env.SIGHTLINE_FUNNEL_RUNS ?? 30)
+const PER_DATASET = 4
+
+async function outcome<T>(run: Promise<T>): Promise<{ ok: T } | { error: string }> {
+  try {
+    return { ok: await run }
+  } catch (error) {
+    if (error instanceof ValidationError) return { error: `400 ${error.attr}` }
+    throw error
+  }
+}
+
+function property(engine: () => FunnelEngine, orders: ReadonlyArray<Order>, extra: Record<string, unknown> = {}, disjointSteps = false) {
+  return fc.asyncProperty(datasetArb, fc.array(paramsArb(orders, { disjointSteps }), { minLength: PER_DATASET, maxLength: PER_DATASET }), async (data, requests) => {
+    const loaded = await loadExample(engine(), data)
+    for (const base of requests) {
+      const params = { ...base, ...extra }
+      const expected = await outcome(referenceFunnel(params, toRefDataset(data)))
+      const actual = await outcome(runFunnel(engine().ctx, loaded.projectId, loaded.params(params)))
+      const got = 'ok' in actual ? { ok: withoutUrls(loaded.result(actual.ok.result)) } : actual
+      expect(got, JSON.stringify(params)).toEqual(expected)
+    }
+  })
+}
+
+describe.each(targets)('funnels agree with the reference on $name', (target) => {
+  let engine: FunnelEngine
+  beforeAll(async () => {
+    engine = await openFunnelEngine(target)
+  })
+  afterAll(() => engine?.close())
+
+  it('steps view, ordered and strict', async () => {
+    await fc.assert(property(() => engine, ['ordered', 'strict']), { numRuns: DATASETS })
+  }, 600_000)
+
+  it('steps view, unordered (steps whose entities are identical or disjoint)', async () => {
+    await fc.assert(property(() => engine, ['unordered'], {}, true), { numRuns: DATASETS })
+  }, 600_000)
+})

@@ -1,0 +1,118 @@
+/**
+ * Random small funnels for the reference property: a handful of persons
+ * (one with two distinct ids, one distinct id without a person), events
+ * a/b/c/x on a coarse grid (many shared instants, exact window boundaries),
+ * a browser, an os, a small number, companies as group 0, an action and two
+ * cohorts; requests with 2-4 steps (events, "All events", the action, step
+ * filters), every order type, windows in minutes, exclusions on x, every
+ * breakdown type and attribution, group aggregation.
+ */
+import fc from 'fast-check'
+import type { FunnelExampleData } from '../../reference/funnel-dataset.js'
+import type { RefEvent, RefPerson } from '../../reference/ref-dataset.js'
+
+const DISTINCT_IDS = ['d1', 'd2', 'd3', 'd4', 'd5', 'loner'] as const
+const PERSONS: Record<string, RefPerson> = {
+  d1: { id: 'P1', properties: { plan: 'pro' } },
+  d2: { id: 'P1', properties: { plan: 'pro' } },
+  d3: { id: 'P2', properties: { plan: 'free' } },
+  d4: { id: 'P3', properties: {} },
+  d5: { id: 'P4', properties: { plan: 'free' } },
+}
+const BASE = Date.UTC(2024, 2, 5, 10)
+export const ACTION_ID = 7
+
+const eventArb = fc.record({
+  distinct: fc.constantFrom(...DISTINCT_IDS),
+  name: fc.constantFrom('a', 'b', 'c', 'x'),
+  // Whole minutes on a small range: many shared instants and exact window edges.
+  minute: fc.integer({ min: 0, max: 40 }),
+  browser: fc.constantFrom('Chrome', 'Safari', undefined),
+  os: fc.constantFrom('Mac', undefined),
+  n: fc.constantFrom(0, 1, 2),
+  company: fc.constantFrom('acme', 'beta', undefined),
+})
+
+/** Datasets in the worked examples' plain form; uuids increase with the event's position. */
+export const datasetArb: fc.Arbitrary<FunnelExampleData> = fc.array(eventArb, { minLength: 0, maxLength: 30 }).map((rows) => ({
+  events: rows.map(
+    (r, i): RefEvent => ({
+      uuid: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`,
+      event: r.name,
+      distinct_id: r.distinct,
+      timestamp: new Date(BASE + r.minute * 60_000).toISOString(),
+      properties: { n: r.n, ...(r.browser ? { $browser: r.browser } : {}), ...(r.os ? { $os: r.os } : {}) },
+      ...(r.company ? { groups: { 0: r.company } } : {}),
+    }),
+  ),
+  persons: PERSONS,
+  groups: { 0: { acme: { industry: 'finance' }, beta: { industry: 'retail' } } },
+  project: { timezone: 'UTC', weekStartDay: 0, testAccountFilters: [] },
+  now: '2024-03-20T12:00:00Z',
+  actions: { [ACTION_ID]: { name: 'A or C', eventNames: ['a', 'c'] } },
+  cohorts: { 1: { name: 'Pro', personIds: ['P1'] }, 2: { name: 'Others', personIds: ['P2', 'P3'] } },
+}))
+
+const stepArb = fc.record({
+  id: fc.constantFrom<string | number | null>('a', 'b', 'c', 'a', 'b', null, ACTION_ID),
+  filtered: fc.integer({ min: 0, max: 4 }).map((k) => k === 0),
+})
+/**
+ * Steps whose entities are identical or disjoint: an unordered funnel counts
+ * an event matching steps of different entities for its lowest step only
+ * (packages/core/README.md, "Funnels"), where PostHog's queues may pick another.
+ */
+const disjointStepArb = fc.record({ id: fc.constantFrom<string | number | null>('a', 'b', 'c'), filtered: fc.constant(false) })
+
+const breakdownArb = fc.constantFrom<Record<string, unknown>>(
+  { breakdown: '$browser', breakdown_type: 'event' },
+  { breakdown: 'plan', breakdown_type: 'person' },
+  { breakdown: ['$browser', '$os'], breakdown_type: 'event' },
+  { breakdown: 'industry', breakdown_type: 'group', breakdown_group_type_index: 0 },
+  { breakdown: [1, 2, 'all'], breakdown_type: 'cohort' },
+)
+
+export type Order = 'ordered' | 'strict' | 'unordered'
+
+/** A funnel request over the datasets above, of the given order types. */
+export const paramsArb = (orders: ReadonlyArray<Order>, options: { readonly disjointSteps?: boolean } = {}) =>
+  fc
+    .record({
+      steps: fc.array(options.disjointSteps ? disjointStepArb : stepArb, { minLength: 2, maxLength: 4 }),
+      order: fc.constantFrom(...orders),
+      window: fc.integer({ min: 1, max: 45 }),
+      group: fc.integer({ min: 0, max: 4 }).map((k) => k === 0),
+      exclusion: fc.option(fc.tuple(fc.nat(), fc.nat()), { freq: 2 }),
+      breakdown: fc.option(breakdownArb, { freq: 2 }),
+      attribution: fc.constantFrom('first_touch', 'last_touch', 'all_events', 'step'),
+      attributionStep: fc.nat(),
+      limit: fc.constantFrom(undefined, 1, 2),
+    })
+    .map((r) => {
+      const n = r.steps.length
+      const params: Record<string, unknown> = {
+        date_from: '2024-03-01',
+        date_to: '2024-03-15',
+        events: r.steps.flatMap((s, i) => (s.id === ACTION_ID ? [] : [{ id: s.id, order: i, ...(s.filtered ? { properties: [{ key: 'n', value: 1 }] } : {}) }])),
+        actions: r.steps.flatMap((s, i) => (s.id === ACTION_ID ? [{ id: ACTION_ID, type: 'actions', order: i, ...(s.filtered ? { properties: [{ key: 'n', value: 1 }] } : {}) }] : [])),
+        funnel_order_type: r.order,
+        funnel_window_interval: r.window,
+        funnel_window_interval_unit: 'minute',
+      }
+      if (r.group) params.aggregation_group_type_index = 0
+      if (r.exclusion) {
+        const [a, b] = r.exclusion
+        const from = r.order === 'unordered' ? 0 : a % (n - 1)
+        const to = r.order === 'unordered' ? n - 1 : from + 1 + (b % (n - 1 - from))
+        params.exclusions = [{ id: 'x', type: 'events', funnel_from_step: from, funnel_to_step: to }]
+      }
+      if (r.breakdown) {
+        Object.assign(params, r.breakdown)
+        if (r.limit !== undefined) params.breakdown_limit = r.limit
+        if (r.breakdown.breakdown_type !== 'cohort') {
+          params.breakdown_attribution_type = r.attribution
+          if (r.attribution === 'step') params.breakdown_attribution_value = r.order === 'unordered' ? 0 : r.attributionStep % n
+        }
+      }
+      return params
+    })
