@@ -151,3 +151,14 @@ export function compileBetween(node: HogqlNode, ctx: Ctx): Value {
   const both = sql`(${low.sql} and ${high.sql})`
   return bool(node.negated === true ? sql`(not ${both})` : both, low.weight + high.weight + 1)
 }
+
+/** `IsDistinctFrom`: `x is [not] distinct from y`, compared as `=` compares them; two nulls are not distinct. */
+export function compileIsDistinctFrom(node: HogqlNode, ctx: Ctx): Value {
+  const left = ctx.compile(node.left)
+  const right = ctx.compile(node.right)
+  const domain = domainOf([left.kind, right.kind])
+  const a = asDomain(left, domain, ctx, node)
+  const b = asDomain(right, domain, ctx, node)
+  const op = node.negated === true ? 'is not distinct from' : 'is distinct from'
+  return bool(sql`(${a.sql} ${sql.raw(op)} ${b.sql})`, a.weight + b.weight + 1)
+}

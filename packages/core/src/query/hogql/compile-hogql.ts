@@ -2,7 +2,7 @@ import { sql, type Expression, type SqlBool } from 'kysely'
 import { ValidationError } from '../../errors.js'
 import { isTimeZone } from '../../model/timezone.js'
 import { compileArithmetic, numberLiteral } from './arithmetic.js'
-import { compileBetween, compileComparison } from './comparison.js'
+import { compileBetween, compileComparison, compileIsDistinctFrom } from './comparison.js'
 import { compileArrayAccess, compileField } from './fields.js'
 import { compileCall } from './functions.js'
 import { HogqlError, isNode, nodeText, type HogqlNode } from './hogql-node.js'
@@ -127,22 +127,14 @@ function visit(node: HogqlNode, ctx: Ctx): Value {
       const v = boolOf(ctx.compile(node.expr), ctx, node)
       return make('boolean', sql`(not ${v.sql})`, v.weight + 1)
     }
-    case 'IsDistinctFrom': {
-      const left = textOrSame(ctx.compile(node.left), ctx)
-      const right = textOrSame(ctx.compile(node.right), ctx)
-      const op = node.negated === true ? 'is not distinct from' : 'is distinct from'
-      if (left.kind !== right.kind) throw new HogqlError('compares values of different types', node)
-      return make('boolean', sql`(${left.sql} ${sql.raw(op)} ${right.sql})`, left.weight + right.weight + 1)
-    }
+    case 'IsDistinctFrom':
+      return compileIsDistinctFrom(node, ctx)
     case 'Call':
       return compileCall(node, ctx)
     default:
       throw new HogqlError('is not supported in an expression', node)
   }
 }
-
-/** `is distinct from` compares like with like: text stays text, other kinds must agree. */
-const textOrSame = (v: Value, ctx: Ctx): Value => (v.kind === 'unknown' || v.kind === 'null' ? textOf(v, ctx) : v)
 
 function logical(node: HogqlNode, ctx: Ctx): Value {
   const exprs = Array.isArray(node.exprs) ? node.exprs : []
