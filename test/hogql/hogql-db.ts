@@ -80,7 +80,7 @@ export async function openHogqlDb(target: ConformanceTarget): Promise<HogqlDb> {
   await sql`create table hogql_events (id integer, event text, properties ${json}, person_properties ${json}, distinct_id text, person_id text,
     timestamp timestamptz, elements_chain text, session_id text, group0 ${json}, group_key0 text)`.execute(db)
   const select = (expression: string, options?: ScopeOptions) =>
-    db.selectFrom('hogql_events').select(compileHogql(expression, scopeFor(adapter, options), ['hogql']).sql.as('v')).orderBy('id')
+    db.selectFrom('hogql_events').select(sql`${compileHogql(expression, scopeFor(adapter, options), ['hogql']).sql}`.as('v')).orderBy('id')
   return {
     adapter,
     async load(rows) {
@@ -111,7 +111,7 @@ export async function openHogqlDb(target: ConformanceTarget): Promise<HogqlDb> {
     },
     async texts(expression, options) {
       const compiled = compileHogql(expression, scopeFor(adapter, options), ['hogql'])
-      const rows = await db.selectFrom('hogql_events').select(hogqlToText(compiled).as('v')).orderBy('id').execute()
+      const rows = await db.selectFrom('hogql_events').select(sql`${hogqlToText(compiled)}`.as('v')).orderBy('id').execute()
       return rows.map((r) => r.v as string | null)
     },
     async where(expression, options) {
