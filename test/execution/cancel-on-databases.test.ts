@@ -137,6 +137,20 @@ for (const target of executionTargets) {
       expect(statements).toBe(1)
     })
 
+    it.runIf(isServer)('a cancel while the pool opens a connection for the analysis loses no connection', LONG_TEST, async () => {
+      const other = await openExecutionDb(target)
+      const ex = executor(60_000, 1)
+      // The pool is empty: the statement needs a new connection, set up before it runs.
+      const answer = ex.run(1, 'early', () => other.short().execute(other.db))
+      await ex.cancel(1, 'early')
+      await expect(answer).rejects.toBeInstanceOf(QueryCancelledError)
+      // The project's one slot is free again once that work has ended.
+      await expect.poll(() => ex.run(1, undefined, async () => 'free').catch(() => 'busy'), { timeout: 10_000 }).toBe('free')
+      // A connection kysely never released would keep the pool, and this close, waiting forever.
+      const closed = await Promise.race([other.close().then(() => true), new Promise((r) => setTimeout(() => r(false), 5_000))])
+      expect(closed).toBe(true)
+    })
+
     it('refuses the N+1th concurrent analysis of a project and frees a slot when one finishes', async () => {
       const ex = executor(60_000, 2)
       const first = ex.run(1, undefined, () => x.short().execute(x.db))

@@ -6,7 +6,7 @@ import type {
   PostgresPoolClient,
   PostgresQueryResult,
 } from 'kysely'
-import { activeQueryScope, runInterruptible } from '@sightline/core/storage'
+import { activeQueryScope, outsideQueryScope, runInterruptible } from '@sightline/core/storage'
 import { cancelBackend } from './pg-cancel-backend.js'
 import { sessionSettings } from './session-settings.js'
 import { typeParsers } from './type-parsers.js'
@@ -77,8 +77,10 @@ export function createPgDialectConfig(options: PgDialectOptions & { readonly sch
     pool,
     // Not pg's `options: '-c TimeZone=UTC'`: an `options` parameter in the
     // connection string would silently replace it.
+    // Outside any analysis's scope: kysely neither releases nor sets up again a
+    // client whose setup failed, so a cancel landing here would leak the client.
     onCreateConnection: async (connection: DatabaseConnection) => {
-      await connection.executeQuery(settings)
+      await outsideQueryScope(() => connection.executeQuery(settings))
     },
   })
 }

@@ -26,7 +26,9 @@ export class PGliteDriver implements Driver {
     if (pglite.closed) throw new Error('the PGlite instance is already closed')
 
     const connection = new PGliteConnection(pglite)
-    await connection.executeQuery(sessionSettings(this.#config.schema))
+    // kysely initialises on the first query, which may be an analysis's: its
+    // cancel must not fail the setup that other callers wait for too.
+    await outsideQueryScope(() => connection.executeQuery(sessionSettings(this.#config.schema)))
     this.#connection = connection
   }
 
