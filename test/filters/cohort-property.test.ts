@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { createSightline, type Sightline } from '@sightline/core'
+import { createSightline, type Organization, type Sightline } from '@sightline/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FreshDatabase } from '../conformance/target.js'
 import { serverSkipReason, targets } from './filter-db.js'
@@ -78,7 +78,7 @@ for (const target of targets) {
   describe(`cohort membership is the reference's on ${target.name}`, () => {
     let sightline: Sightline
     let fresh: FreshDatabase
-    let orgId: string
+    let orgId: Organization['id']
     beforeAll(async () => {
       fresh = await target.fresh()
       sightline = await createSightline({ storage: fresh.storage(), clock: () => NOW })

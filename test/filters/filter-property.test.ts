@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openFilterDb, serverSkipReason, targets, type FilterDb, type FilterRow } from './filter-db.js'
 import { referenceActionMatches, type RefStep } from './reference-action.js'
-import { referenceMatches, type RefCondition, type RefFilters } from './reference-filter.js'
+import { referenceMatches, type RefCondition, type RefFilters, type RefRow } from './reference-filter.js'
 
 const KEYS = ['a', '$b', 'c"d', 'é🙂']
 const text = fc.oneof(
@@ -144,7 +144,7 @@ for (const target of targets) {
 }
 
 /** A loaded row as the reference reads it. */
-const reference = (r: FilterRow) => ({ ...r, cohorts: new Set(r.cohorts ?? []) }) as never
+const reference = (r: FilterRow): RefRow => ({ ...r, cohorts: new Set(r.cohorts ?? []) }) as RefRow
 
 // Only without a server: then the skip says why, and with one nothing is skipped.
 const reason = serverSkipReason

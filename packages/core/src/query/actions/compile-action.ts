@@ -65,3 +65,10 @@ function urlCondition(url: string, matching: ActionStepMatching | null, sources:
 }
 
 const isEmpty = (f: PropertyFilters): boolean => ('values' in f && !Array.isArray(f) ? f.values.length === 0 : (f as ReadonlyArray<unknown>).length === 0)
+
+/**
+ * The property filters of an action's steps, for what a query derives from
+ * its filters before compiling: the joins they need (person, groups) and the
+ * cohorts they name (`cohortIdsIn`, then `loadCohorts`).
+ */
+export const actionPropertyFilters = (action: ActionDefinition): PropertyFilters[] => action.steps.flatMap((s) => (s.properties ? [s.properties] : []))
