@@ -23,6 +23,8 @@ import { personsService } from './services/persons.js'
 import { projectsService } from './services/projects.js'
 import { statsService } from './services/stats.js'
 import { usersService } from './services/users.js'
+import { queryService } from './services/query.js'
+import { DEFAULT_MAX_CONCURRENT_PER_PROJECT, DEFAULT_QUERY_TIMEOUT_MS, QueryExecutor } from './query/execution/query-executor.js'
 import type { SightlineDatabase } from './storage.js'
 import { decodeOrThrow } from './util/decode.js'
 import { Mutex } from './util/mutex.js'
@@ -54,6 +56,12 @@ export interface Sightline {
   /** Sets of persons: static lists, or criteria on person properties, behaviour and other cohorts, evaluated when read. */
   readonly cohorts: ReturnType<typeof cohortsService>
   /**
+   * The analyses (funnels, trends, stickiness, lifecycle) and the persons
+   * behind their points, under a timeout, a per-project concurrency limit
+   * and cancellation by `client_query_id` (option `queries`).
+   */
+  readonly query: ReturnType<typeof queryService>
+  /**
    * Stores events with PostHog's semantics (persons, merges, groups, definitions).
    * Atomic: a batch with one invalid event is rejected whole with a
    * `ValidationError` naming the index and field, and nothing is stored.
@@ -71,7 +79,7 @@ export interface Sightline {
  * ```
  */
 export async function createSightline(options: SightlineOptions): Promise<Sightline> {
-  const { storage, clock = () => new Date(), pluginRepository = [] } = decodeOrThrow(SightlineOptions, options, 'invalid Sightline options')
+  const { storage, clock = () => new Date(), pluginRepository = [], queries = {} } = decodeOrThrow(SightlineOptions, options, 'invalid Sightline options')
   const config: SightlineConfig = Object.freeze({ pluginRepository: Object.freeze([...pluginRepository]) })
   const driver = await runStorage(`open ${storage.name} storage`, () => storage.open())
   const db = new Kysely<SightlineDatabase>({ dialect: driver.dialect, log: rememberFailedSql })
@@ -116,6 +124,13 @@ export async function createSightline(options: SightlineOptions): Promise<Sightl
     dashboards: dashboardsService(ctx),
     actions: actionsService(ctx),
     cohorts: cohortsService(ctx),
+    query: queryService(
+      ctx,
+      new QueryExecutor({
+        timeoutMs: queries.timeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
+        maxConcurrentPerProject: queries.maxConcurrentPerProject ?? DEFAULT_MAX_CONCURRENT_PER_PROJECT,
+      }),
+    ),
     capture: (projectId: number, events: ReadonlyArray<CaptureInput>) => capture(ctx, projectId, events),
     close() {
       closed = true

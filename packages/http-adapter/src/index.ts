@@ -1,4 +1,4 @@
 export { createHandler, type FetchHandler } from './handler.js'
 export { toNodeHandler, type NodeHandler } from './node.js'
-export type { HandlerOptions } from './options.js'
+export type { HandlerOptions, InsightTimingReport } from './options.js'
 export type { ErrorBody } from './errors.js'

@@ -23,7 +23,17 @@ export interface HandlerOptions {
    * client only gets a generic body. Default `console.error`.
    */
   readonly onError?: (error: unknown, request: Request) => void
+  /**
+   * Receives each client report of `POST /insights/timing/` (how long an
+   * insight took to show), with the project and user; for the host's metrics.
+   * A hook that throws is reported to `onError`; the client still gets 200.
+   * Default: reports are dropped.
+   */
+  readonly onInsightTiming?: (timing: InsightTimingReport, context: { readonly projectId: number; readonly userId: number }) => void
 }
+
+/** A client's timing report: `time_to_see_data_ms` and PostHog's other `captureTimeToSeeData` fields. */
+export type InsightTimingReport = Readonly<Record<string, unknown>> & { readonly time_to_see_data_ms: number }
 
 const MiB = 1024 * 1024
 
@@ -42,6 +52,7 @@ const OptionsSchema = Schema.Struct({
   pageSize: Schema.optional(PageSize),
   maxPageSize: Schema.optional(PageSize),
   onError: Schema.optional(Schema.declare((u: unknown): u is (error: unknown, request: Request) => void => typeof u === 'function')),
+  onInsightTiming: Schema.optional(Schema.declare((u: unknown): u is NonNullable<HandlerOptions['onInsightTiming']> => typeof u === 'function')),
 })
 
 export interface ResolvedOptions {
@@ -52,6 +63,7 @@ export interface ResolvedOptions {
   readonly pageSize: number
   readonly maxPageSize: number
   readonly onError: (error: unknown, request: Request) => void
+  readonly onInsightTiming: HandlerOptions['onInsightTiming']
 }
 
 const toStandard = SchemaIssue.makeFormatterStandardSchemaV1()
@@ -81,5 +93,6 @@ export function resolveOptions(options: HandlerOptions = {}): ResolvedOptions {
     pageSize,
     maxPageSize,
     onError: o.onError ?? ((error: unknown) => console.error('[sightline/http-adapter]', error)),
+    onInsightTiming: o.onInsightTiming,
   })
 }

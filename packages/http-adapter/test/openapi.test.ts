@@ -121,6 +121,32 @@ describe('the OpenAPI document', () => {
     await check('GET', `${insights}/activity/`)
     await check('GET', `${insights}/my_last_viewed/`)
 
+    const actions = `/api/projects/${p}/actions`
+    const action = await check('POST', `${actions}/`, { body: { name: 'Signed up', steps: [{ event: 'signup' }] } })
+    expect(action.status).toBe(201)
+    await check('GET', `${actions}/?limit=1`)
+    await check('GET', `${actions}/${action.body.id}/`)
+    await check('PATCH', `${actions}/${action.body.id}/`, { body: { description: 'd' } })
+    expect((await check('DELETE', `${actions}/${action.body.id}/`)).status).toBe(405)
+    const cohorts = `/api/projects/${p}/cohorts`
+    const cohort = await check('POST', `${cohorts}/`, { body: { name: 'Paying', filters: { properties: { type: 'OR', values: [{ key: 'plan', value: 'pro', type: 'person' }] } } } })
+    expect(cohort.status).toBe(201)
+    await check('GET', `${cohorts}/?limit=1`)
+    await check('GET', `${cohorts}/${cohort.body.id}/`)
+    await check('PATCH', `${cohorts}/${cohort.body.id}/`, { body: { description: 'd' } })
+    await check('GET', `${cohorts}/${cohort.body.id}/persons/`)
+    expect((await check('DELETE', `${cohorts}/${cohort.body.id}/`)).status).toBe(405)
+
+    const trend = { events: [{ id: 'doc' }], date_from: '-7d' }
+    await check('POST', `${insights}/trend/`, { body: trend })
+    await check('GET', `${insights}/trend/?events=${encodeURIComponent(JSON.stringify(trend.events))}`)
+    const funnel = { events: [{ id: 'doc', order: 0 }, { id: 'doc', order: 1 }] }
+    await check('POST', `${insights}/funnel/`, { body: funnel })
+    await check('GET', `${insights}/funnel/?events=${encodeURIComponent(JSON.stringify(funnel.events))}`)
+    await check('GET', `/api/projects/${p}/persons/trends/?events=${encodeURIComponent(JSON.stringify(trend.events))}&entity_id=doc&entity_type=events&date_from=-7d&date_to=-0d`)
+    await check('POST', `${insights}/cancel/`, { body: { client_query_id: 'nothing-running' } })
+    await check('POST', `${insights}/timing/`, { body: { time_to_see_data_ms: 120, type: 'insight_load', context: 'insight' } })
+
     // Errors, each documented for its operation.
     expect((await check('GET', '/api/projects/', { key: null })).status).toBe(401)
     expect((await check('GET', '/api/projects/', { key: 'phx_not_a_real_key_at_all_000' })).status).toBe(401)
@@ -136,6 +162,8 @@ describe('the OpenAPI document', () => {
     expect((await check('PATCH', `${insights}/${insight.body.id}/`, { key: await w.keyWith('insight:read'), body: { name: 'x' } })).status).toBe(403)
     expect((await check('GET', `${insights}/activity/?page=0`)).status).toBe(400)
     expect((await check('GET', `/api/projects/${w.otherProject.id}/insights/my_last_viewed/`)).status).toBe(404)
+    expect((await check('POST', `${insights}/trend/`, { body: { events: [{ id: 'doc', math: 'no_such_math' }] } })).status).toBe(400)
+    expect((await check('POST', `${insights}/funnel/`, { body: { events: [{ id: 'doc' }], funnel_window_interval_type: 'FORTNIGHT' } })).status).toBe(400)
 
     const documented = Object.entries(doc.paths).flatMap(([template, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${template}`))
     expect(documented.filter((op) => !exercised.has(op))).toEqual([])

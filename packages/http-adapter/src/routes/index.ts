@@ -1,9 +1,12 @@
 import { route, type Route } from '../route.js'
 import * as actions from './actions.js'
+import * as analyses from './analyses.js'
 import * as capture from './capture.js'
 import * as cohorts from './cohorts.js'
 import * as eventDefinitions from './event-definitions.js'
 import * as insights from './insights.js'
+import * as insightCancel from './insight-cancel.js'
+import * as insightTiming from './insight-timing.js'
 import * as organizations from './organizations.js'
 import * as plugins from './plugins.js'
 import * as projects from './projects.js'
@@ -59,7 +62,14 @@ export const apiRoutes: ReadonlyArray<Route> = [
   route('POST',   `${INSIGHTS}/:id(\\d+)/viewed/`,                       insights.viewed),
   route('GET',    `${INSIGHTS}/activity/`,                               insights.activity),
   route('GET',    `${INSIGHTS}/my_last_viewed/`,                         insights.myLastViewed),
-  // Later issues: cancel/, funnel/, funnel/correlation/, path/, retention/, timing/, trend/ (literal segments).
+  route('POST',   `${INSIGHTS}/cancel/`,                                 insightCancel.cancel),
+  route('POST',   `${INSIGHTS}/timing/`,                                 insightTiming.timing),
+  route('GET',    `${INSIGHTS}/funnel/`,                                 analyses.funnelGet),
+  route('POST',   `${INSIGHTS}/funnel/`,                                 analyses.funnelPost),
+  route('GET',    `${INSIGHTS}/trend/`,                                  analyses.trendGet),
+  route('POST',   `${INSIGHTS}/trend/`,                                  analyses.trendPost),
+  route('GET',    '/api/projects/:project_id/persons/trends/',           analyses.trendPersons),
+  // Next: funnel/correlation/, path/, retention/ (issue 7), persons/funnel/ (funnel people URLs).
 
   route('GET',    `${ACTIONS}/`,                                         actions.list),
   route('POST',   `${ACTIONS}/`,                                         actions.create),

@@ -1,0 +1,81 @@
+import type { Project } from '@sightline/core'
+import { visibleProject } from '../access.js'
+import { analysisParamsOf } from '../internal/analysis-params.js'
+import { pageOf, respond, respondPage } from '../internal/respond.js'
+import { endpoint, type RouteContext } from '../route.js'
+import { AnalysisParams, AnalysisPerson, AnalysisResponse } from '../wire/analysis.js'
+import { Paginated } from '../wire/common.js'
+import { LIST_QUERY } from './query.js'
+
+const TAG = 'insights'
+const projectOf = (ctx: RouteContext<unknown>): Promise<Project> => visibleProject(ctx, ctx.params.project_id)
+const PAGING: ReadonlySet<string> = new Set(['format', 'limit', 'offset'])
+
+type Analysis = 'funnel' | 'trend'
+type Persons = 'trendPersons'
+
+/** What an analysis answers beyond the common errors (interface 8; PostHog's statuses). */
+const ANALYSIS_ERRORS = {
+  429: 'The project already runs as many analyses as it may at once (throttled).',
+  504: 'The analysis ran past the timeout and was stopped.',
+} as const
+
+const DESCRIBED: Record<Analysis, string> = {
+  funnel: 'a funnel (steps, trends or time to convert)',
+  trend: 'a trend, stickiness or lifecycle analysis',
+}
+
+/** POST: the parameters are the JSON body. */
+function postAnalysis(kind: Analysis) {
+  return endpoint({
+    summary: `Compute ${DESCRIBED[kind]} from the parameters in the body.`,
+    tag: TAG,
+    access: { scope: 'insight:read' },
+    body: AnalysisParams,
+    responses: { 200: AnalysisResponse },
+    errors: ANALYSIS_ERRORS,
+    async handle(ctx) {
+      const project = await projectOf(ctx)
+      return respond(ctx, await ctx.sightline.query[kind](project.id, ctx.body))
+    },
+  })
+}
+
+/** GET: the same parameters as a query string, JSON values as their text (PostHog's legacy GET). */
+function getAnalysis(kind: Analysis) {
+  return endpoint({
+    summary: `Compute ${DESCRIBED[kind]} from the parameters in the query string (JSON values as text).`,
+    tag: TAG,
+    access: { scope: 'insight:read' },
+    responses: { 200: AnalysisResponse },
+    errors: ANALYSIS_ERRORS,
+    async handle(ctx) {
+      const project = await projectOf(ctx)
+      return respond(ctx, await ctx.sightline.query[kind](project.id, analysisParamsOf(ctx.query)))
+    },
+  })
+}
+
+/** The persons behind one point of an analysis, paginated: what the result's people URLs answer. */
+function persons(kind: Persons, what: string) {
+  return endpoint({
+    summary: `The persons ${what}, paginated (the result's people URLs).`,
+    tag: 'persons',
+    access: { scope: 'person:read' },
+    query: LIST_QUERY,
+    responses: { 200: Paginated(AnalysisPerson, 'AnalysisPerson') },
+    errors: ANALYSIS_ERRORS,
+    async handle(ctx) {
+      const project = await projectOf(ctx)
+      const page = pageOf(ctx)
+      const found = await ctx.sightline.query[kind](project.id, analysisParamsOf(ctx.query, PAGING), page)
+      return respondPage(ctx, page, found.count, found.results)
+    },
+  })
+}
+
+export const funnelPost = postAnalysis('funnel')
+export const funnelGet = getAnalysis('funnel')
+export const trendPost = postAnalysis('trend')
+export const trendGet = getAnalysis('trend')
+export const trendPersons = persons('trendPersons', 'behind a point of a trend, stickiness or lifecycle series')

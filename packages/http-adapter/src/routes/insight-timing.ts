@@ -1,0 +1,32 @@
+import { principalOf, visibleProject } from '../access.js'
+import { respond } from '../internal/respond.js'
+import { endpoint } from '../route.js'
+import { InsightTiming } from '../wire/insight-timing.js'
+import { Schema } from 'effect'
+
+/**
+ * `POST /insights/timing/`: the client reports how long an insight took to
+ * show. Nothing is stored; the host receives each report through the
+ * `onInsightTiming` option (a metric, a log line), as PostHog forwards them
+ * to its own metrics.
+ */
+export const timing = endpoint({
+  summary: 'Report how long an insight or dashboard took to show (handed to the host\'s onInsightTiming hook).',
+  tag: 'insights',
+  access: { scope: 'insight:read' },
+  body: InsightTiming,
+  responses: { 200: Schema.Struct({ success: Schema.Boolean }) },
+  async handle(ctx) {
+    const project = await visibleProject(ctx, ctx.params.project_id)
+    const report = ctx.options.onInsightTiming
+    if (report) {
+      try {
+        report(ctx.body, { projectId: project.id, userId: principalOf(ctx).user.id })
+      } catch (error) {
+        // A failing metrics hook must not fail the client's request: it goes where other faults go.
+        ctx.options.onError(error, ctx.request)
+      }
+    }
+    return respond(ctx, { success: true })
+  },
+})
