@@ -11,12 +11,13 @@ import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
 import { targets } from '../filters/filter-db.js'
 import { toRefDataset } from '../reference/funnel-dataset.js'
 import { referenceFunnel } from '../reference/funnel-reference.js'
-import { datasetArb, paramsArb, type Order } from './support/arbitraries.js'
+import type { FunnelExampleData } from '../reference/funnel-dataset.js'
+import { datasetOf, paramsArb, trendParamsArb } from './support/arbitraries.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
 import { loadExample, withoutUrls } from './support/load-example.js'
 
-const DATASETS = Number(process.env.SIGHTLINE_FUNNEL_RUNS ?? 30)
-const PER_DATASET = 4
+const DATASETS = Number(process.env.SIGHTLINE_FUNNEL_RUNS ?? 20)
+const PER_DATASET = 6
 
 async function outcome<T>(run: Promise<T>): Promise<{ ok: T } | { error: string }> {
   try {
@@ -27,8 +28,8 @@ async function outcome<T>(run: Promise<T>): Promise<{ ok: T } | { error: string 
   }
 }
 
-function property(engine: () => FunnelEngine, orders: ReadonlyArray<Order>, extra: Record<string, unknown> = {}, disjointSteps = false) {
-  return fc.asyncProperty(datasetArb, fc.array(paramsArb(orders, { disjointSteps }), { minLength: PER_DATASET, maxLength: PER_DATASET }), async (data, requests) => {
+function property(engine: () => FunnelEngine, data: fc.Arbitrary<FunnelExampleData>, requests: fc.Arbitrary<Record<string, unknown>>, extra: Record<string, unknown> = {}) {
+  return fc.asyncProperty(data, fc.array(requests, { minLength: PER_DATASET, maxLength: PER_DATASET }), async (data, requests) => {
     const loaded = await loadExample(engine(), data)
     for (const base of requests) {
       const params = { ...base, ...extra }
@@ -40,6 +41,14 @@ function property(engine: () => FunnelEngine, orders: ReadonlyArray<Order>, extr
   })
 }
 
+/** Every view and order type the reference models, over one dataset: 3-minute grid, 10:00 to 12:00. */
+const requestArb = fc.oneof(
+  paramsArb(['ordered', 'strict']),
+  paramsArb(['unordered'], { disjointSteps: true }),
+  trendParamsArb(['ordered', 'strict']),
+  paramsArb(['ordered', 'strict', 'unordered'], { disjointSteps: true }).map((p) => ({ ...p, funnel_viz_type: 'time_to_convert' })),
+)
+
 describe.each(targets)('funnels agree with the reference on $name', (target) => {
   let engine: FunnelEngine
   beforeAll(async () => {
@@ -47,11 +56,7 @@ describe.each(targets)('funnels agree with the reference on $name', (target) => 
   })
   afterAll(() => engine?.close())
 
-  it('steps view, ordered and strict', async () => {
-    await fc.assert(property(() => engine, ['ordered', 'strict']), { numRuns: DATASETS })
-  }, 600_000)
-
-  it('steps view, unordered (steps whose entities are identical or disjoint)', async () => {
-    await fc.assert(property(() => engine, ['unordered'], {}, true), { numRuns: DATASETS })
+  it(`steps, trends and time to convert (${DATASETS} datasets x ${PER_DATASET} requests)`, async () => {
+    await fc.assert(property(() => engine, datasetOf(3), requestArb), { numRuns: DATASETS })
   }, 600_000)
 })

@@ -33,14 +33,18 @@ const eventArb = fc.record({
   company: fc.constantFrom('acme', 'beta', undefined),
 })
 
-/** Datasets in the worked examples' plain form; uuids increase with the event's position. */
-export const datasetArb: fc.Arbitrary<FunnelExampleData> = fc.array(eventArb, { minLength: 0, maxLength: 30 }).map((rows) => ({
+/**
+ * Datasets in the worked examples' plain form; uuids increase with the
+ * event's position. Events are `spacing` minutes apart on the grid (trends
+ * spread them over several hourly periods).
+ */
+export const datasetOf = (spacing: number): fc.Arbitrary<FunnelExampleData> => fc.array(eventArb, { minLength: 0, maxLength: 30 }).map((rows) => ({
   events: rows.map(
     (r, i): RefEvent => ({
       uuid: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`,
       event: r.name,
       distinct_id: r.distinct,
-      timestamp: new Date(BASE + r.minute * 60_000).toISOString(),
+      timestamp: new Date(BASE + r.minute * spacing * 60_000).toISOString(),
       properties: { n: r.n, ...(r.browser ? { $browser: r.browser } : {}), ...(r.os ? { $os: r.os } : {}) },
       ...(r.company ? { groups: { 0: r.company } } : {}),
     }),
@@ -52,6 +56,8 @@ export const datasetArb: fc.Arbitrary<FunnelExampleData> = fc.array(eventArb, { 
   actions: { [ACTION_ID]: { name: 'A or C', eventNames: ['a', 'c'] } },
   cohorts: { 1: { name: 'Pro', personIds: ['P1'] }, 2: { name: 'Others', personIds: ['P2', 'P3'] } },
 }))
+
+export const datasetArb = datasetOf(1)
 
 const stepArb = fc.record({
   id: fc.constantFrom<string | number | null>('a', 'b', 'c', 'a', 'b', null, ACTION_ID),
@@ -116,3 +122,12 @@ export const paramsArb = (orders: ReadonlyArray<Order>, options: { readonly disj
       }
       return params
     })
+
+/** Funnel trends over hourly periods: the steps requests above, cut between random steps. */
+export const trendParamsArb = (orders: ReadonlyArray<Order>, options: { readonly disjointSteps?: boolean } = {}) =>
+  fc.tuple(paramsArb(orders, options), fc.nat(), fc.nat()).map(([params, a, b]) => {
+    const n = (params.events as unknown[]).length + (params.actions as unknown[]).length
+    const from = a % (n - 1)
+    const to = from + 1 + (b % (n - 1 - from))
+    return { ...params, funnel_viz_type: 'trends', interval: 'hour', date_from: '2024-03-05T08:00:00', date_to: '2024-03-05T16:00:00', funnel_from_step: from, funnel_to_step: to }
+  })

@@ -16,7 +16,9 @@ export interface LoadedExample {
 }
 
 export async function loadExample(engine: FunnelEngine, data: FunnelExampleData): Promise<LoadedExample> {
-  engine.setNow(new Date(data.now))
+  // Capture moves timestamps more than a day ahead of its clock to "now" (as PostHog does): load with a clock past every event.
+  const latest = Math.max(Date.parse(data.now), ...data.events.map((e) => Date.parse(e.timestamp)))
+  engine.setNow(new Date(latest + 2 * 86_400_000))
   const projectId = await loadDataset(engine.sightline, engine.organizationId, { ...data, now: new Date(data.now) })
   const actions = new Map<number, number>()
   for (const [exampleId, action] of Object.entries(data.actions ?? {})) {
@@ -29,6 +31,7 @@ export async function loadExample(engine: FunnelEngine, data: FunnelExampleData)
     const created = await engine.sightline.cohorts.create(projectId, { name: cohort.name, isStatic: true, distinctIds } as never)
     cohorts.set(Number(exampleId), created.id)
   }
+  engine.setNow(new Date(data.now))
   const back = (m: Map<number, number>) => new Map([...m].map(([a, b]) => [b, a]))
   const actionsBack = back(actions)
   const cohortsBack = back(cohorts)

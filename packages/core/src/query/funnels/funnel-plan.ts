@@ -27,6 +27,12 @@ export interface FunnelPlan {
    * by the events they match.
    */
   readonly stepClass: ReadonlyArray<number>
+  /**
+   * Funnel trends: runs are split further by entry period (`per`, the bucket
+   * index of the step-0 event that opened the attempt), and events sharing a
+   * timestamp are taken one by one (trends.rs has no same-instant rule).
+   */
+  readonly trends: boolean
 }
 
 /** The plan of `request` over its first `n` steps. */
@@ -45,6 +51,7 @@ export function planFunnel(request: FunnelRequest, n: number): FunnelPlan {
     attributionLevel: runs === 'step' ? b!.attributionStep + 1 : null,
     gaps: Object.freeze(gaps),
     stepClass: Object.freeze(stepClasses(request, n)),
+    trends: request.viz === 'trends',
   })
 }
 

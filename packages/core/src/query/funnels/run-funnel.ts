@@ -1,4 +1,4 @@
-import { sql } from 'kysely'
+import { sql, type Expression } from 'kysely'
 import type { EngineContext } from '../../context.js'
 import { runStorage } from '../../db/run.js'
 import { funnelEventsSql, funnelRunsSql } from './compile/funnel-events-sql.js'
@@ -6,12 +6,20 @@ import { orderedOutcomeCtes } from './compile/ordered-sql.js'
 import { unorderedOutcomeCtes } from './compile/unordered-sql.js'
 import { withCtes, type Sql } from './compile/sql-kit.js'
 import { stepsAggregateSql } from './compile/steps-aggregate-sql.js'
+import { timeToConvertSql } from './compile/time-to-convert-sql.js'
 import { funnelEnv, type FunnelEnv } from './funnel-env.js'
 import { planFunnel, type FunnelPlan } from './funnel-plan.js'
 import type { FunnelRequest } from './funnel-request.js'
 import { funnelSources } from './funnel-sources.js'
 import { decodeFunnelRequest } from './params/decode-funnel-params.js'
 import { stepsResult } from './shape/steps-result.js'
+import { timeToConvertResult } from './shape/time-to-convert-result.js'
+import { trendsResult } from './shape/trends-result.js'
+import { orderedTrendCtes } from './compile/ordered-trends-sql.js'
+import { unorderedTrendCtes } from './compile/unordered-trends-sql.js'
+import { bucketStarts } from '../dates/buckets.js'
+import { bucketIndexSql } from '../dates/bucket-index-sql.js'
+import { DAY } from '../dates/civil.js'
 
 /** The legacy funnel endpoint's answer. Caching is not implemented: every answer is computed now. */
 export interface FunnelResponse {
@@ -32,12 +40,23 @@ export async function runFunnel(ctx: EngineContext, projectId: number, params: u
   ctx.assertOpen()
   const request = decodeFunnelRequest(params)
   const env = await funnelEnv(ctx, projectId, request)
-  const result = await stepsView(ctx, request, env)
+  const result =
+    request.viz === 'time_to_convert'
+      ? await timeToConvertView(ctx, request, env)
+      : request.viz === 'trends'
+        ? await trendsView(ctx, request, env)
+        : await stepsView(ctx, request, env)
   return { result, timezone: env.project.timezone, last_refresh: ctx.clock().toISOString(), is_cached: false }
 }
 
 /** The CTEs that end in `outcome(tgt, p0.., reached, t1..tn)`: every run's furthest step and step times. */
 export function outcomeCtes(ctx: EngineContext, request: FunnelRequest, env: FunnelEnv, plan: FunnelPlan): Array<readonly [string, Sql]> {
+  const perRun = plan.order === 'unordered' ? unorderedOutcomeCtes(plan) : orderedOutcomeCtes(plan)
+  return [...runsCtes(ctx, request, env, plan), ...perRun]
+}
+
+/** `fe` and `runs`: the funnel's events and how they split into runs. */
+function runsCtes(ctx: EngineContext, request: FunnelRequest, env: FunnelEnv, plan: FunnelPlan): Array<readonly [string, Sql]> {
   const sources = funnelSources({
     request,
     plan,
@@ -48,8 +67,10 @@ export function outcomeCtes(ctx: EngineContext, request: FunnelRequest, env: Fun
     cohorts: env.cohorts,
     now: env.now,
   })
-  const perRun = plan.order === 'unordered' ? unorderedOutcomeCtes(plan) : orderedOutcomeCtes(plan)
-  return [['fe', funnelEventsSql(plan, sources)], ['runs', funnelRunsSql(plan)], ...perRun]
+  return [
+    ['fe', funnelEventsSql(plan, sources)],
+    ['runs', funnelRunsSql(plan)],
+  ]
 }
 
 async function stepsView(ctx: EngineContext, request: FunnelRequest, env: FunnelEnv): Promise<unknown> {
@@ -59,4 +80,31 @@ async function stepsView(ctx: EngineContext, request: FunnelRequest, env: Funnel
   const query = withCtes(outcomeCtes(ctx, request, env, plan), stepsAggregateSql(plan, limit, ctx.adapter.sql))
   const rows = (await runStorage('run funnel', () => sql<Record<string, unknown>>`${query}`.execute(ctx.db))).rows
   return stepsResult(rows, { request, projectId: env.project.id, actionNames: env.actionNames, cohortNames: env.cohortNames })
+}
+
+/** Time to convert reads the whole funnel's reported paths, without breakdown (funnels.md §11). */
+async function timeToConvertView(ctx: EngineContext, request: FunnelRequest, env: FunnelEnv): Promise<unknown> {
+  const plain: FunnelRequest = { ...request, breakdown: null }
+  const plan = planFunnel(plain, plain.steps.length)
+  const ttc = timeToConvertSql(request.fromStep, request.toStep, request.binCount, ctx.adapter.sql)
+  const query = withCtes([...outcomeCtes(ctx, plain, env, plan), ...ttc.ctes], ttc.final)
+  const rows = (await runStorage('run funnel time to convert', () => sql<Record<string, unknown>>`${query}`.execute(ctx.db))).rows
+  return timeToConvertResult(rows)
+}
+
+/** Trends cut the funnel at `funnel_to_step` and count entries per period of the step-0 event (funnels.md §10). */
+async function trendsView(ctx: EngineContext, request: FunnelRequest, env: FunnelEnv): Promise<unknown> {
+  const plan = planFunnel(request, request.toStep + 1)
+  const { timezone, weekStartDay } = env.project
+  const starts = bucketStarts(env.range, request.interval, timezone, weekStartDay)
+  const last = starts[starts.length - 1]!
+  const end = bucketStarts({ from: last, to: new Date(last.getTime() + 40 * DAY) }, request.interval, timezone, weekStartDay)[1]!
+  const periodOf = (ts: Expression<number>) => bucketIndexSql(ts, starts, end, ctx.adapter.sql)
+  const perRun = plan.order === 'unordered' ? unorderedTrendCtes(plan, periodOf, request.fromStep) : orderedTrendCtes(plan, periodOf, request.fromStep)
+  const p = Array.from({ length: plan.dims }, (_, i) => sql.raw(`p${i}`))
+  const values = sql.join(p.map((c, i) => sql`${c} as ${sql.raw(`v${i}`)}`))
+  const final = sql`select ${values}, per, count(*) as entered, count(case when outcome = 1 then 1 end) as converted from toutcome group by ${sql.join(p)}, per`
+  const query = withCtes([...runsCtes(ctx, request, env, plan), ...perRun], final)
+  const rows = (await runStorage('run funnel trends', () => sql<Record<string, unknown>>`${query}`.execute(ctx.db))).rows
+  return trendsResult(rows, { request, project: env.project, range: env.range, periods: starts.map((d) => d.getTime()), cohortNames: env.cohortNames })
 }

@@ -13,6 +13,8 @@ export interface LevelCtes {
   readonly excluded: string | null
   /** `k{level-1}`: tenures of E[level-1] an exclusion hit while they were the furthest (run, seq); null without exclusions there. */
   readonly marked: string | null
+  /** Trends: `h{level-1}`, per tenure of E[level-1] the exclusion code that hit it (run, seq, ts); null otherwise. */
+  readonly hits: string | null
 }
 
 const tcols = (count: number, prefix = 't', alias?: string) => Array.from({ length: count }, (_, i) => id(alias ? `${alias}.${prefix}${i + 1}` : `${prefix}${i + 1}`))
@@ -44,7 +46,7 @@ export function levelSql(plan: FunnelPlan, level: number): LevelCtes {
   const attr = plan.attributionLevel === level
   const run = runCols(plan)
   const W = int(plan.windowMicros)
-  const names = { items: `i${level}`, win: `w${level}`, valid: `v${level}`, groups: `g${level}`, excl: `e${level}`, tenures: `t${level}`, excluded: `x${level}`, marked: `k${L}` }
+  const names = { items: `i${level}`, win: `w${level}`, valid: `v${level}`, groups: `g${level}`, excl: `e${level}`, tenures: `t${level}`, excluded: `x${level}`, marked: `k${L}`, hits: `h${L}` }
   const bcols = attr ? cols('b', plan.dims) : []
 
   // 1. The stream of this pass: tenures of E[L], step-(L+1) codes, gap-L exclusion codes, strict resets.
@@ -87,7 +89,7 @@ export function levelSql(plan: FunnelPlan, level: number): LevelCtes {
   const packed = (e: Sql) => sql`lpad(cast(seq as varchar), 20, '0') || ${e}`
   const groups = sql`select ${run}, tb, seg, max(cst) as st, ${join(tcols(L, 'c').map((c, i) => sql`max(${c}) as ${id(`c${i + 1}`)}`))}, max(csts) as csts,
     min(case when vp then seq end) as q, min(case when vp then ts end) as qts, min(case when vp then ${packed(sql`u`)} end) as qu
-    ${excl ? sql`, min(case when vx then seq end) as x` : sql``}
+    ${excl ? sql`, min(case when vx then seq end) as x, min(case when vx then ts end) as xts` : sql``}
     from ${id(names.valid)} group by ${run}, tb, seg`
 
   const ctes: Array<readonly [string, Sql]> = [
@@ -102,7 +104,7 @@ export function levelSql(plan: FunnelPlan, level: number): LevelCtes {
     from ${id(names.groups)} as g`
   if (!excl) {
     ctes.push([names.tenures, sql`${newPath} where g.q is not null`])
-    return { ctes, tenures: names.tenures, excluded: null, marked: null }
+    return { ctes, tenures: names.tenures, excluded: null, marked: null, hits: null }
   }
 
   // 5. Exclusions: a tenure is excluded by the first counting exclusion code that beat a segment's first step code.
@@ -111,9 +113,13 @@ export function levelSql(plan: FunnelPlan, level: number): LevelCtes {
   ctes.push([names.tenures, sql`${newPath} join ${id(names.excl)} as e on ${onTenure} where g.q is not null and (e.xs is null or g.q < e.xs)`])
   ctes.push([
     names.excluded,
-    sql`select distinct ${runCols(plan, 'v')} from ${id(names.valid)} as v join ${id(names.excl)} as e on ${sameCols(runNames(plan), 'e', 'v')} and e.tb = v.tb
+    sql`select ${runCols(plan, 'v')}, v.seq, v.ts from ${id(names.valid)} as v join ${id(names.excl)} as e on ${sameCols(runNames(plan), 'e', 'v')} and e.tb = v.tb
       where v.vp and e.xs is not null and v.seq > e.xs`,
   ])
+  if (plan.trends) {
+    // At the furthest level nothing extends a tenure, so the exclusion code that hits it is its first counting one.
+    ctes.push([names.hits, sql`select ${run}, min(x) as seq, min(xts) as ts from ${id(names.groups)} group by ${run}, tb having min(x) is not null`])
+  }
   // 6. A tenure of E[L] that an exclusion code hit while E[L] was set, after it and within its window, is marked
   //    (steps.rs marks the furthest path; funnels.md §6). Only the first live code after it matters: times only grow.
   const liveX = strict ? sql`k = ${int(X)} and tb is not null and tb > coalesce(clr, -1)` : sql`k = ${int(X)}`
@@ -123,5 +129,5 @@ export function levelSql(plan: FunnelPlan, level: number): LevelCtes {
       select ${run}, seq, k, st, min(case when ${liveX} then ts end) over (partition by ${run} order by seq rows between current row and unbounded following) as nx
       from ${id(names.win)}) as m where k = 0 and nx is not null and nx - st <= ${W}`,
   ])
-  return { ctes, tenures: names.tenures, excluded: names.excluded, marked: names.marked }
+  return { ctes, tenures: names.tenures, excluded: names.excluded, marked: names.marked, hits: plan.trends ? names.hits : null }
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { FunnelPlan } from '../funnel-plan.js'
-import { carriesRunValue, runCols } from './run-key.js'
+import { carriesRunValue, eventPlan, runCols } from './run-key.js'
 import { bit, cols, hasBit, int, join, type Sql } from './sql-kit.js'
 
 /** `kind` of an occurrence row. */
@@ -14,6 +14,9 @@ export const C = 3
  * one pseudo-event per step, drops exclusions and skips the strict reset).
  */
 export function groupsSql(plan: FunnelPlan): Sql {
+  // trends.rs takes events sharing a timestamp one by one.
+  if (plan.trends) return sql`select r.*, 0 as multi from runs as r`
+  plan = eventPlan(plan)
   const w = sql`partition by ${runCols(plan)}, ts`
   return sql`select r.*, (case when count(*) over (${w}) > 1 and (min(sm) over (${w}) <> max(sm) over (${w}) or min(xm) over (${w}) <> max(xm) over (${w})) then 1 else 0 end) as multi from runs as r`
 }
@@ -29,6 +32,7 @@ export function groupsSql(plan: FunnelPlan): Sql {
  * goes by step, then event, without exclusions or resets.
  */
 export function occurrencesSql(plan: FunnelPlan): Sql {
+  plan = eventPlan(plan)
   const n = plan.n
   const levels = sql`(values ${join(Array.from({ length: n }, (_, i) => sql`(${int(i + 1)}, ${int(bit(i))})`))}) as lv(l, bv)`
   const b = join(cols('b', plan.dims, 'g'))
@@ -61,6 +65,12 @@ export function occurrencesSql(plan: FunnelPlan): Sql {
  */
 export function firstLevelSql(plan: FunnelPlan): Sql {
   const attribution = plan.attributionLevel === 1 ? sql` and ${carriesRunValue(plan)}` : sql``
+  if (plan.trends) {
+    // Trends: a step-0 event opens (or moves the start of) the attempt of its own period (`eper`, see trends-sql.ts).
+    const base = runCols(eventPlan(plan))
+    return sql`select ${base}, eper as per, min(seq) as seq, min(ts) as st, min(ts) as t1, ',' as sts
+      from occ0 where kind = ${int(P)} and lvl = 1${attribution} group by ${base}, eper, ts`
+  }
   return sql`select ${runCols(plan)}, min(seq) as seq, min(ts) as st, min(ts) as t1,
     ',' || substr(min(lpad(cast(seq as varchar), 20, '0') || cast(uuid as varchar)), 21) || ',' as sts
     from occ where kind = ${int(P)} and lvl = 1${attribution} group by ${runCols(plan)}, ts`

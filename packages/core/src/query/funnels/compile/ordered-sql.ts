@@ -44,7 +44,7 @@ export function orderedOutcomeCtes(plan: FunnelPlan): Array<readonly [string, Sq
     const marked = l.marked ? sql`(case when m.seq is null then 0 else 1 end)` : sql`0`
     const markJoin = l.marked ? sql` left join ${id(l.marked)} as m on ${sameCols(runNames(plan), 'm', 't')} and m.seq = t.seq` : sql``
     branches.push(sql`select ${runCols(plan, 't')}, ${int(l.level)} as lvl, t.seq, 1 as clean, ${marked} as marked, ${times(n, l.level, 't')} from ${id(l.tenures)} as t${markJoin}`)
-    if (l.excluded) branches.push(sql`select ${run}, ${int(l.level)}, ${nullOf('bigint')}, 0, 0, ${times(n, 0)} from ${id(l.excluded)}`)
+    if (l.excluded) branches.push(sql`select ${run}, ${int(l.level)}, seq, 0, 0, ${times(n, 0)} from ${id(l.excluded)}`)
   }
   ctes.push(['alld', join(branches, '\nunion all\n')])
   if (!anyExclusion) {

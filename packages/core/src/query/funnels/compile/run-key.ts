@@ -2,7 +2,10 @@ import type { FunnelPlan } from '../funnel-plan.js'
 import { cols, id, join, type Sql } from './sql-kit.js'
 
 /** The columns naming one run of the per-target algorithm: the target and the run's breakdown value. */
-export const runNames = (plan: FunnelPlan): string[] => ['tgt', ...Array.from({ length: plan.dims }, (_, i) => `p${i}`)]
+export const runNames = (plan: FunnelPlan): string[] => ['tgt', ...Array.from({ length: plan.dims }, (_, i) => `p${i}`), ...(plan.trends ? ['per'] : [])]
+
+/** The plan of the events before they are split by entry period (the run columns without `per`). */
+export const eventPlan = (plan: FunnelPlan): FunnelPlan => (plan.trends ? { ...plan, trends: false } : plan)
 
 /** `tgt, p0, ...`, optionally qualified. */
 export const runCols = (plan: FunnelPlan, alias?: string): Sql => join(runNames(plan).map((n) => id(alias ? `${alias}.${n}` : n)))
