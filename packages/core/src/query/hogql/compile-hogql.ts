@@ -4,7 +4,7 @@ import { isTimeZone } from '../../model/timezone.js'
 import { compileArithmetic, numberLiteral } from './arithmetic.js'
 import { compileBetween, compileComparison, compileIsDistinctFrom } from './comparison.js'
 import { compileArrayAccess, compileField } from './fields.js'
-import { compileCall } from './functions.js'
+import { compileCall, logical } from './functions.js'
 import { HogqlError, isNode, nodeText, type HogqlNode } from './hogql-node.js'
 import { parseHogqlExpression } from './parser.js'
 import type { CompiledHogql, HogqlScope, HogqlType } from './scope.js'
@@ -122,7 +122,8 @@ function visit(node: HogqlNode, ctx: Ctx): Value {
       return compileBetween(node, ctx)
     case 'And':
     case 'Or':
-      return logical(node, ctx)
+      if (!Array.isArray(node.exprs) || node.exprs.length === 0) throw new HogqlError('has no operands', node)
+      return logical(node.exprs, node.node === 'And' ? 'and' : 'or', node, ctx)
     case 'Not': {
       const v = boolOf(ctx.compile(node.expr), ctx, node)
       return make('boolean', sql`(not ${v.sql})`, v.weight + 1)
@@ -134,14 +135,6 @@ function visit(node: HogqlNode, ctx: Ctx): Value {
     default:
       throw new HogqlError('is not supported in an expression', node)
   }
-}
-
-function logical(node: HogqlNode, ctx: Ctx): Value {
-  const exprs = Array.isArray(node.exprs) ? node.exprs : []
-  if (exprs.length === 0) throw new HogqlError('has no operands', node)
-  const parts = exprs.map((e) => boolOf(ctx.compile(e), ctx, node))
-  const weight = parts.reduce((sum, p) => sum + p.weight, 1)
-  return make('boolean', sql`(${sql.join(parts.map((p) => p.sql), sql.raw(node.node === 'And' ? ' and ' : ' or '))})`, weight)
 }
 
 function constant(node: HogqlNode): Value {

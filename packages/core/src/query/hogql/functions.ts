@@ -89,6 +89,13 @@ function coalesce(args: ReadonlyArray<unknown>, node: HogqlNode, ctx: Ctx): Valu
   return result(joined, sql`coalesce(${sql.join(joined.map((v) => v.sql))})`, weight)
 }
 
+/** `and`/`or` of booleans (other kinds read as `boolOf` reads them), three-valued as SQL and ClickHouse. */
+export function logical(args: ReadonlyArray<unknown>, op: 'and' | 'or', node: HogqlNode, ctx: Ctx): Value {
+  const parts = args.map((a) => boolOf(ctx.compile(a), ctx, node))
+  const weight = parts.reduce((sum, p) => sum + p.weight, 1)
+  return make('boolean', sql`(${sql.join(parts.map((p) => p.sql), sql.raw(` ${op} `))})`, weight)
+}
+
 /**
  * The functions of the subset, by HogQL name (case-sensitive, as HogQL's
  * own table). Anything else is refused by name.
@@ -135,6 +142,13 @@ export const HOGQL_FUNCTIONS: ReadonlyMap<string, HogqlFunction> = new Map<strin
     const v = one(args, ctx)
     return make('boolean', sql`(${v.sql} is not null)`, v.weight + 1)
   })],
+  // The function forms of not, and, or (`not(x)` parses as a call).
+  ['not', fn(1, 1, (args, node, ctx) => {
+    const v = boolOf(one(args, ctx), ctx, node)
+    return make('boolean', sql`(not ${v.sql})`, v.weight + 1)
+  })],
+  ['and', fn(2, 64, (args, node, ctx) => logical(args, 'and', node, ctx))],
+  ['or', fn(2, 64, (args, node, ctx) => logical(args, 'or', node, ctx))],
   ['match', fn(2, 2, (args, node, ctx) => regex(textOf(one(args, ctx), ctx), ctx.compile(args[1]), false, false, node, ctx))],
   ...DATE_FUNCTIONS,
 ])
