@@ -33,7 +33,7 @@ const num: fc.Arbitrary<Num> = fc.letrec<{ num: Num }>((tie) => ({
     fc.record({ t: fc.constant('bin' as const), op: fc.constantFrom('+' as const, '-' as const, '*' as const, '/' as const), l: tie('num'), r: tie('num') }),
     tie('num').map((e): Num => ({ t: 'neg', e })),
   ),
-}), { depthSize: 'small' }).num
+})).num
 
 const boundedNum = num.filter((e) => depth(e) <= 3)
 const cmp: fc.Arbitrary<Cond> = fc.record({ t: fc.constant('cmp' as const), op: fc.constantFrom('=' as const, '!=' as const, '<' as const, '<=' as const, '>' as const, '>=' as const), l: boundedNum, r: boundedNum })
