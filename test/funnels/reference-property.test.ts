@@ -46,6 +46,7 @@ const requestArb = fc.oneof(
   paramsArb(['ordered', 'strict']),
   paramsArb(['unordered'], { disjointSteps: true }),
   trendParamsArb(['ordered', 'strict']),
+  trendParamsArb(['unordered'], { disjointSteps: true }),
   paramsArb(['ordered', 'strict', 'unordered'], { disjointSteps: true }).map((p) => ({ ...p, funnel_viz_type: 'time_to_convert' })),
 )
 

@@ -1,8 +1,72 @@
-import type { Expression } from 'kysely'
-import { ValidationError } from '../../../errors.js'
+import { sql, type Expression } from 'kysely'
 import type { FunnelPlan } from '../funnel-plan.js'
-import type { Sql } from './sql-kit.js'
+import { eventPlan, runCols } from './run-key.js'
+import { id, int, join, type Sql } from './sql-kit.js'
+import { stepClasses, unorderedStateCtes } from './unordered-sql.js'
 
-export function unorderedTrendCtes(_plan: FunnelPlan, _periodOf: (ts: Expression<number>) => Expression<number>, _fromStep: number): Array<readonly [string, Sql]> {
-  throw new ValidationError([{ path: ['funnel_order_type'], message: 'unordered funnel trends are not available yet' }])
+/**
+ * Unordered funnel trends (funnels.md §10.4, unordered_trends.rs) as CTEs
+ * ending in `toutcome(tgt, p0.., per, outcome)`.
+ *
+ * The queues are the pushed events of the current exclusion segment from a
+ * cut on (events are popped oldest first). Before each event the cut moves
+ * past every event outside the window and, while every step is done, past
+ * the oldest ones until one is not: the cut is the running maximum of those
+ * two thresholds, and the completion threshold is one past the earliest of
+ * each class's k-th latest queued event (k = the steps of that class). A
+ * popped event records the distinct steps of the queues at its pop (its own
+ * events to the newest queued) for its own period; the last event pops
+ * everything; an exclusion clears the rest unrecorded. A period whose best
+ * record reaches `fromStep + 1` steps is an entry, converted at all steps.
+ */
+export function unorderedTrendCtes(plan: FunnelPlan, periodOf: (ts: Expression<number>) => Expression<number>, fromStep: number): Array<readonly [string, Sql]> {
+  const base = eventPlan(plan)
+  const run = runCols(base)
+  const W = int(plan.windowMicros)
+  const n = plan.n
+  const classes = stepClasses(plan)
+  const byRun = sql`partition by ${run} order by seq`
+  const before = sql`rows between unbounded preceding and 1 preceding`
+  const kpos = sql`(case when pushed = 1 then (case cls ${join(
+    classes.map(({ cls, size }) => sql`when ${int(cls)} then lag(seq, ${int(size - 1)}) over (partition by ${run}, seg, pushed, cls order by seq)`),
+    ' ',
+  )} end) end)`
+  const kMax = classes.map(({ cls }) => sql`max(case when cls = ${int(cls)} then kp end) over (${byRun} ${before}) as ${id(`kq${cls}`)}`)
+  const prevCounts = classes.map(({ cls }) => sql`(case when lag(seg) over (${byRun}) = seg - ex then coalesce(lag(${id(`cr${cls}`)}) over (${byRun}), 0) else 0 end) as ${id(`pc${cls}`)}`)
+  const compCut = classes.length === 0 ? sql`0` : sql`(1 + least(${join(classes.map(({ cls }) => sql`coalesce(${id(`kq${cls}`)}, -2)`))}))`
+  const crs = classes.map(({ cls }) => id(`cr${cls}`))
+  const pcs = classes.map(({ cls }) => id(`pc${cls}`))
+  const record = join(
+    classes.map(({ cls, size }) => sql`least(${int(size)}, ${id(`nc${cls}`)} - ${id(`cr${cls}`)} + (case when cls = ${int(cls)} then 1 else 0 end))`),
+    ' + ',
+  )
+  // A cut row at `pos` pops the queued events before it: it sorts before an event at that position.
+  const following = sql`(partition by ${run}, dseg order by pos, typ, eseq rows between current row and unbounded following)`
+  return [
+    ...unorderedStateCtes(base),
+    ['ut0', sql`select u5.*, ${kpos} as kp, min(seq) over (partition by ${run} order by ts range between ${W} preceding and current row) as wcut from u5`],
+    ['ut1', sql`select ut0.*, ${join([...kMax, ...prevCounts])}, seg - ex as dseg, max(seq) over (partition by ${run}) as lastseq from ut0`],
+    ['ut2', sql`select ut1.*, max(greatest(wcut, ${compCut})) over (${byRun} rows between unbounded preceding and current row) as cut from ut1`],
+    [
+      'ut3',
+      sql`select ${run}, seq as pos, 1 as typ, seq as eseq, seg as dseg, cls, ${join(crs)}, ${join(pcs.map((_, i) => sql`cast(null as bigint) as ${id(`pc${classes[i]!.cls}`)}`))}, ${periodOf(sql.ref('ts'))} as per
+        from ut2 where pushed = 1
+      union all
+      select ${run}, cut, 0, seq, dseg, -1, ${join(crs.map((_, i) => sql`cast(null as bigint) as ${id(`cr${classes[i]!.cls}`)}`))}, ${join(pcs)}, cast(null as bigint) from ut2
+      union all
+      select ${run}, ${int(Number.MAX_SAFE_INTEGER)}, 0, seq + 1, seg, -1, ${join(crs.map(() => sql`cast(null as bigint)`))}, ${join(crs)}, cast(null as bigint) from ut2 where seq = lastseq`,
+    ],
+    [
+      'ut4',
+      sql`select ut3.*, ${join(classes.map(({ cls }) => sql`min(case when typ = 0 then ${id(`pc${cls}`)} end) over ${following} as ${id(`nc${cls}`)}`))},
+        min(case when typ = 0 then eseq end) over ${following} as popped
+        from ut3`,
+    ],
+    [
+      'toutcome',
+      sql`select ${run}, per, (case when max(rec) >= ${int(n)} then 1 else -1 end) as outcome from (
+          select ${run}, per, ${record} as rec from ut4 where typ = 1 and popped is not null) as r
+        group by ${run}, per having max(rec) >= ${int(fromStep + 1)}`,
+    ],
+  ]
 }
