@@ -154,7 +154,7 @@ function cumulate(request: TrendRequest, row: ValueRow): ValueRow {
 }
 
 /** Equal-width bins of each histogram dimension, from the smallest and largest number among the series' rows. */
-async function histogramBinsFor(ctx: EngineContext, request: TrendRequest, series: TrendSeries, env: QueryEnv, plan: SeriesPlan): Promise<Array<HistogramBin[] | null>> {
+export async function histogramBinsFor(ctx: EngineContext, request: TrendRequest, series: TrendSeries, env: QueryEnv, plan: SeriesPlan): Promise<Array<HistogramBin[] | null>> {
   const dims = request.breakdowns.map((b, i) => (b.histogramBinCount !== null ? i : -1)).filter((i) => i >= 0)
   if (dims.length === 0) return request.breakdowns.map(() => null)
   const scope = seriesScope(env, request, series, plan.range)

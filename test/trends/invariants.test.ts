@@ -1,0 +1,71 @@
+/**
+ * Invariants on random data, every target: `total` sums to the number of
+ * matching events in the range (counted here from the dataset and core's
+ * date resolver, not by the reference); `dau` never exceeds `total`;
+ * breakdown rows with Other add up to the unbroken `total` series; a
+ * cumulative series never falls.
+ */
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { resolveDateRange } from '../../packages/core/src/query/dates/resolve-date-range.js'
+import { runTrend } from '../../packages/core/src/query/trends/run-trend.js'
+import { parseTimestamp } from '../../packages/core/src/time/timestamp.js'
+import { targets } from '../filters/filter-db.js'
+import type { RefDataset } from '../reference/ref-dataset.js'
+import { dataset, RANGE } from '../reference/trend-arbitraries.js'
+import { openTrendEngine, type TrendEngine } from './support/engine.js'
+import { loadTrendData } from './support/load.js'
+
+const RUNS = Math.ceil(Number(process.env.SIGHTLINE_TREND_RUNS ?? 100) / 2)
+type Series = { data: number[]; breakdown_value?: unknown }
+const sum = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0)
+const unique = (d: RefDataset): RefDataset => ({ ...d, events: d.events.map((e, i) => ({ ...e, uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` })) })
+
+async function eventsInRange(data: RefDataset, interval: 'hour' | 'day' | 'week' | 'month', event: string | null): Promise<number> {
+  const r = await resolveDateRange(
+    { dateFrom: RANGE.date_from, dateTo: RANGE.date_to, interval },
+    { timezone: data.project.timezone, weekStartDay: data.project.weekStartDay, now: data.now },
+  )
+  return data.events.filter((e) => (event === null || e.event === event) && parseTimestamp(e.timestamp)! >= r.fromMicros && parseTimestamp(e.timestamp)! <= r.toMicros).length
+}
+
+for (const target of targets) {
+  describe(target.name, () => {
+    let engine: TrendEngine
+    let now = new Date()
+    beforeAll(async () => {
+      engine = await openTrendEngine(target, () => now)
+    })
+    afterAll(async () => engine?.close())
+
+    test(`total, dau, breakdown and cumulative invariants (${RUNS} runs)`, { timeout: 180_000 }, async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          dataset.map(unique),
+          fc.constantFrom('hour' as const, 'day' as const, 'week' as const, 'month' as const),
+          fc.constantFrom('a', null),
+          fc.integer({ min: 1, max: 4 }),
+          async (data, interval, event, limit) => {
+            now = data.now
+            const projectId = await loadTrendData(engine, data)
+            const trend = async (extra: Record<string, unknown>) =>
+              (await runTrend(engine.ctx, projectId, { ...RANGE, interval, ...extra })).result as Series[]
+            const [total, dau] = await trend({ events: [{ id: event }, { id: event, math: 'dau' }] })
+            expect(sum(total!.data)).toBe(await eventsInRange(data, interval, event))
+            dau!.data.forEach((v, i) => expect(v).toBeLessThanOrEqual(total!.data[i]!))
+
+            const rows = await trend({ events: [{ id: event }], breakdown: '$browser', breakdown_limit: limit })
+            const added = total!.data.map((_, i) => sum(rows.map((r) => r.data[i]!)))
+            expect(added).toEqual(total!.data)
+
+            for (const math of ['total', 'dau', 'weekly_active']) {
+              const [cumulative] = await trend({ events: [{ id: event, math }], display: 'ActionsLineGraphCumulative' })
+              cumulative!.data.forEach((v, i) => i > 0 && expect(v).toBeGreaterThanOrEqual(cumulative!.data[i - 1]!))
+            }
+          },
+        ),
+        { numRuns: RUNS },
+      )
+    })
+  })
+}
