@@ -8,8 +8,9 @@ import { loadActions } from '../actions/load-actions.js'
 import { cohortFilterSource, cohortMembership, type CohortScope } from '../cohorts/cohort-membership.js'
 import { loadCohorts } from '../cohorts/load-cohorts.js'
 import type { PropertyFilterSources } from '../filters/compile-property-filters.js'
-import { PERSON_ID } from '../scope/event-scope.js'
+import { PERSON_ID, SESSION_ID } from '../scope/event-scope.js'
 import { addFilterNeeds, noNeeds, type FilterNeeds } from '../scope/filter-needs.js'
+import { sessionCondition } from '../sessions/session-condition.js'
 import type { QuerySources } from '../scope/query-sources.js'
 
 /** What a query references beyond events and properties, so it can be loaded before compiling. */
@@ -68,6 +69,9 @@ export async function prepareQueryExtensions(ctx: EngineContext, projectId: numb
     },
     cohortName: (id) => catalog.cohorts.get(id)?.name ?? null,
     needs,
-    filterSources: { cohort: cohortFilterSource(catalog, cohortScope) },
+    filterSources: {
+      cohort: cohortFilterSource(catalog, cohortScope),
+      session: (condition, path) => sessionCondition(condition, { projectId, sessionId: SESSION_ID, hooks: ctx.adapter.sql }, path),
+    },
   }
 }

@@ -26,6 +26,12 @@ export interface PropertyFilterSources {
    * filters are refused without it. `path` is the filter's, from `properties`.
    */
   readonly hogql?: (expression: string, path: ReadonlyArray<string | number>) => Expression<SqlBool>
+  /**
+   * A `session` filter (`$session_duration`) as a condition (see
+   * `query/sessions`); `session` filters are refused without it. `path` is
+   * the filter's, from `properties`.
+   */
+  readonly session?: (condition: PropertyCondition, path: ReadonlyArray<string | number>) => Expression<SqlBool>
   readonly hooks: SqlHooks
 }
 
@@ -93,6 +99,7 @@ function condition(f: PropertyCondition, sources: PropertyFilterSources, path: P
   if (f.type === 'element') return elementCondition(f, sources, path)
   if (f.type === 'cohort' && sources.cohort) return cohortCondition(f, sources.cohort, path)
   if (f.type === 'hogql' && sources.hogql) return sources.hogql(f.key, ['properties', ...path])
+  if (f.type === 'session' && sources.session) return sources.session(f, ['properties', ...path])
   const { hooks } = sources
   const operator = f.operator ?? 'exact'
   const text = hooks.jsonText(properties(f, sources, path), f.key)

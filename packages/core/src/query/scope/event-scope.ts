@@ -38,6 +38,8 @@ const GROUP_INDEXES = [0, 1, 2, 3, 4] as const
  * (no distinct-id row) the distinct id, which then stands for a person of its own.
  */
 export const PERSON_ID: Expression<string> = sql<string>`coalesce(pdi.person_uuid, e.distinct_id)`
+/** The session of a scoped event (`$session_id`), null when it has none. */
+export const SESSION_ID: Expression<string | null> = sql.ref('e.session_id')
 
 /**
  * The events an analysis reads, as PostHog's event query builds them: one
@@ -70,7 +72,7 @@ export function eventScope(options: EventScopeOptions): EventScope {
     uuid: sql.ref('e.uuid'),
     distinctId: sql.ref('e.distinct_id'),
     personId: PERSON_ID,
-    sessionId: sql.ref('e.session_id'),
+    sessionId: SESSION_ID,
     groupKeys,
     ...options.extensions,
   }
