@@ -9,6 +9,7 @@ import { cohortFilterSource, cohortMembership, type CohortScope } from '../cohor
 import { loadCohorts } from '../cohorts/load-cohorts.js'
 import type { PropertyFilterSources } from '../filters/compile-property-filters.js'
 import { PERSON_ID, SESSION_ID } from '../scope/event-scope.js'
+import { loadQueryProject } from '../scope/query-project.js'
 import { addFilterNeeds, noNeeds, type FilterNeeds } from '../scope/filter-needs.js'
 import { sessionCondition } from '../sessions/session-condition.js'
 import type { QuerySources } from '../scope/query-sources.js'
@@ -54,6 +55,7 @@ export async function prepareQueryExtensions(ctx: EngineContext, projectId: numb
     ctx.db.selectFrom('cohorts').select('id').where('project_id', '=', projectId).where('deleted', '=', false).execute(),
   )
   const catalog = await loadCohorts(ctx, projectId, cohortIds.map((r) => r.id))
+  const project = await loadQueryProject(ctx, projectId)
   const cohortScope: CohortScope = { personId: PERSON_ID, projectId, now: ctx.clock(), hooks: ctx.adapter.sql }
   const needs = noNeeds()
   for (const action of actions.values()) for (const step of action.steps) addFilterNeeds(needs, step.properties)
@@ -71,6 +73,7 @@ export async function prepareQueryExtensions(ctx: EngineContext, projectId: numb
     needs,
     filterSources: {
       cohort: cohortFilterSource(catalog, cohortScope),
+      dates: { timeZone: project.timezone, now: cohortScope.now, weekStartDay: project.weekStartDay },
       session: (condition, path) => sessionCondition(condition, { projectId, sessionId: SESSION_ID, hooks: ctx.adapter.sql }, path),
     },
   }

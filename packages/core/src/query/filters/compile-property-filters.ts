@@ -1,6 +1,10 @@
 import { sql, type Expression, type SqlBool } from 'kysely'
 import { ValidationError } from '../../errors.js'
 import type { SqlHooks } from '../../storage.js'
+import { formatTimestamp } from '../../time/timestamp.js'
+import type { WeekStartDay } from '../dates/interval.js'
+import { relativeDateParse } from '../dates/relative-date-parse.js'
+import { instantOf, zonedFromInstant } from '../dates/wall-clock.js'
 import { filterNumber, isFilterTimestamp, regexProblem, valueList, valueText } from './filter-values.js'
 import type { PropertyCondition, PropertyFilters, PropertyGroup } from './property-filters.js'
 import { elementKeyPattern, parseSelector, selectorPattern, tagNamePattern, type ElementKeyOperator } from './element-filters.js'
@@ -32,6 +36,12 @@ export interface PropertyFilterSources {
    * the filter's, from `properties`.
    */
   readonly session?: (condition: PropertyCondition, path: ReadonlyArray<string | number>) => Expression<SqlBool>
+  /**
+   * The project's zone, week start and clock: with them `is_date_*` values
+   * may be relative (`-7d`, `mStart`) and naive dates are wall-clock times in
+   * the zone, as PostHog reads them. Without them values are absolute UTC.
+   */
+  readonly dates?: { readonly timeZone: string; readonly now: Date; readonly weekStartDay: WeekStartDay }
   readonly hooks: SqlHooks
 }
 
@@ -167,8 +177,13 @@ function condition(f: PropertyCondition, sources: PropertyFilterSources, path: P
       const at = hooks.textToTimestamp(text)
       return any(
         values.map((v, i) => {
-          if (!isFilterTimestamp(v)) fail(Array.isArray(f.value) ? [...valuePath, i] : valuePath, `${operator} needs an ISO 8601 date such as 2024-01-31 or 2024-01-31T12:00:00Z, got ${JSON.stringify(v)}`)
-          return orElse(sql`(${at} ${op} ${hooks.textToTimestamp(sql<string>`cast(${v} as text)`)})`, false)
+          const at_ = Array.isArray(f.value) ? [...valuePath, i] : valuePath
+          const utc = sources.dates ? zonedDateText(v, sources.dates) : isFilterTimestamp(v) ? v : undefined
+          if (utc === undefined) {
+            const forms = sources.dates ? 'an ISO 8601 date such as 2024-01-31, or a relative date such as -7d or mStart' : 'an ISO 8601 date such as 2024-01-31 or 2024-01-31T12:00:00Z'
+            fail(at_, `${operator} needs ${forms}, got ${JSON.stringify(v)}`)
+          }
+          return orElse(sql`(${at} ${op} ${hooks.textToTimestamp(sql<string>`cast(${utc} as text)`)})`, false)
         }),
       )
     }
@@ -189,6 +204,19 @@ function cohortCondition(f: PropertyCondition, cohort: NonNullable<PropertyFilte
   if (!Number.isSafeInteger(id) || id < 1) fail([...path, 'value'], `a cohort filter's value is a cohort id, got ${JSON.stringify(v)}`)
   const member = cohort(id, ['properties', ...path])
   return operator === 'not_in' ? sql<SqlBool>`(not ${member})` : member
+}
+
+/**
+ * PostHog's `relative_date_parse` of an `is_date_*` value in the project's
+ * zone, as the UTC text `textToTimestamp` reads; undefined when it is no date.
+ */
+function zonedDateText(value: string | number | boolean, dates: NonNullable<PropertyFilterSources['dates']>): string | undefined {
+  if (typeof value !== 'string' || value.length > 64) return undefined
+  const now = zonedFromInstant(dates.timeZone, dates.now.getTime())
+  const parsed = relativeDateParse(value.trim(), { timeZone: dates.timeZone, now, weekStartDay: dates.weekStartDay, alwaysTruncate: false })
+  if (!parsed) return undefined
+  const text = formatTimestamp(instantOf(dates.timeZone, parsed.time))
+  return isFilterTimestamp(text) ? text : undefined
 }
 
 const double = (n: number) => sql<number>`cast(${n} as double precision)`
