@@ -5,7 +5,7 @@ import { funnelEventsSql, funnelRunsSql } from './compile/funnel-events-sql.js'
 import { orderedOutcomeCtes } from './compile/ordered-sql.js'
 import { unorderedOutcomeCtes } from './compile/unordered-sql.js'
 import { withCtes, type Sql } from './compile/sql-kit.js'
-import { stepsAggregateSql } from './compile/steps-aggregate-sql.js'
+import { finalValuesCte, stepsAggregateSql } from './compile/steps-aggregate-sql.js'
 import { timeToConvertSql } from './compile/time-to-convert-sql.js'
 import { funnelEnv, type FunnelEnv } from './funnel-env.js'
 import { planFunnel, type FunnelPlan } from './funnel-plan.js'
@@ -75,11 +75,16 @@ function runsCtes(ctx: EngineContext, request: FunnelRequest, env: FunnelEnv, pl
 
 async function stepsView(ctx: EngineContext, request: FunnelRequest, env: FunnelEnv): Promise<unknown> {
   const plan = planFunnel(request, request.steps.length)
-  const b = request.breakdown
-  const limit = b === null || plan.runs === 'cohort' ? null : b.limit
-  const query = withCtes(outcomeCtes(ctx, request, env, plan), stepsAggregateSql(plan, limit, ctx.adapter.sql))
+  const query = withCtes([...stepsCtes(ctx, request, env, plan)], stepsAggregateSql(plan))
   const rows = (await runStorage('run funnel', () => sql<Record<string, unknown>>`${query}`.execute(ctx.db))).rows
   return stepsResult(rows, { request, projectId: env.project.id, actionNames: env.actionNames, cohortNames: env.cohortNames })
+}
+
+/** The steps view's CTEs, ending in `fin`: each run with the value it is shown under. */
+export function stepsCtes(ctx: EngineContext, request: FunnelRequest, env: FunnelEnv, plan: FunnelPlan): Array<readonly [string, Sql]> {
+  const b = request.breakdown
+  const limit = b === null || plan.runs === 'cohort' ? null : b.limit
+  return [...outcomeCtes(ctx, request, env, plan), ['fin', finalValuesCte(plan, limit, ctx.adapter.sql)]]
 }
 
 /** Time to convert reads the whole funnel's reported paths, without breakdown (funnels.md §11). */

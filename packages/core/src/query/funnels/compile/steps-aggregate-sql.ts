@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import type { SqlHooks } from '../../../storage.js'
 import type { FunnelPlan } from '../funnel-plan.js'
+import { runCols } from './run-key.js'
 import { cols, id, int, join, type Sql } from './sql-kit.js'
 
 /** Seconds between step i-1 and step i (0-based i >= 1) of a run that reached step i, when above 0 (funnel_udf.py keeps `timings[i] > 0`). */
@@ -18,32 +19,38 @@ function stepAggregates(n: number): Sql {
 }
 
 /**
- * The steps view from `outcome`: one row per breakdown value (`v0..`), with
- * counts `c0..` (targets that reached at least step i), mean `a1..` and
- * median `m1..` step times. Event, person and group breakdowns keep the
- * `limit` values ranked by the count at the last step, then the one before,
- * ... then by value (code point order), and merge the rest into "Other"
- * (`v0 = 'Other'`, the other parts null), whose times pool the merged
- * targets'; `rn` is a row's best rank (a kept value keeps its place when the
- * rest merge into it, being itself "Other"). Without a breakdown, exactly one row (zeros when empty).
+ * `fin`: every run of `outcome` with the value it is shown under (`v0..`)
+ * and its value's rank `rn` (null without a limit). Event, person and group
+ * breakdowns keep the `limit` values ranked by the count at the last step,
+ * then the one before, ... then by value (code point order), and merge the
+ * rest into "Other" (`v0 = 'Other'`, the other parts null).
  */
-export function stepsAggregateSql(plan: FunnelPlan, limit: number | null, hooks: SqlHooks): Sql {
+export function finalValuesCte(plan: FunnelPlan, limit: number | null, hooks: SqlHooks): Sql {
   const n = plan.n
-  if (plan.runs === 'none') return sql`select ${stepAggregates(n)} from outcome`
   const p = cols('p', plan.dims)
-  if (limit === null) return sql`select ${join(p.map((c, i) => sql`${c} as ${id(`v${i}`)}`))}, ${stepAggregates(n)} from outcome group by ${join(p)}`
+  const times = join(Array.from({ length: n }, (_, i) => id(`o.t${i + 1}`)))
+  if (limit === null) {
+    return sql`select ${runCols(plan, 'o')}, ${join(p.map((_, i) => sql`${id(`o.p${i}`)} as ${id(`v${i}`)}`))}, cast(null as bigint) as rn, o.reached, ${times} from outcome as o`
+  }
   const counts = join(Array.from({ length: n }, (_, i) => sql`count(case when reached >= ${int(i)} then 1 end) as ${id(`c${i}`)}`))
-  const rank = join([
-    ...Array.from({ length: n }, (_, i) => sql`${id(`c${n - 1 - i}`)} desc`),
-    ...p.map((c) => sql`${hooks.binaryText(c as never)}`),
-  ])
+  const rank = join([...Array.from({ length: n }, (_, i) => sql`${id(`c${n - 1 - i}`)} desc`), ...p.map((c) => sql`${hooks.binaryText(c as never)}`)])
   const on = join(Array.from({ length: plan.dims }, (_, i) => sql`${id(`rk.p${i}`)} = ${id(`o.p${i}`)}`), ' and ')
-  const values = join(p.map((c, i) => sql`(case when rk.rn <= ${int(limit)} then ${id(`o.p${i}`)} else ${i === 0 ? sql`'Other'` : sql`cast(null as varchar)`} end) as ${id(`v${i}`)}`))
-  const v = cols('v', plan.dims)
-  return sql`select ${join(v)}, min(rn) as rn, ${stepAggregates(n)} from (
-      select ${values}, rk.rn, o.reached, ${join(Array.from({ length: n }, (_, i) => id(`o.t${i + 1}`)))}
-      from outcome as o join (
-        select ${join(p)}, row_number() over (order by ${rank}) as rn from (select ${join(p)}, ${counts} from outcome group by ${join(p)}) as vc
-      ) as rk on ${on}
-    ) as f group by ${join(v)}`
+  const values = join(p.map((_, i) => sql`(case when rk.rn <= ${int(limit)} then ${id(`o.p${i}`)} else ${i === 0 ? sql`'Other'` : sql`cast(null as varchar)`} end) as ${id(`v${i}`)}`))
+  return sql`select ${runCols(plan, 'o')}, ${values}, rk.rn, o.reached, ${times}
+    from outcome as o join (
+      select ${join(p)}, row_number() over (order by ${rank}) as rn from (select ${join(p)}, ${counts} from outcome group by ${join(p)}) as vc
+    ) as rk on ${on}`
+}
+
+/**
+ * The steps view from `fin`: one row per shown value (`v0..`), with counts
+ * `c0..` (targets that reached at least step i), mean `a1..` and median
+ * `m1..` step times, and `rn`, the value's best rank (a kept value keeps its
+ * place when the rest merge into it, being itself "Other"). Without a
+ * breakdown, exactly one row (zeros when empty).
+ */
+export function stepsAggregateSql(plan: FunnelPlan): Sql {
+  if (plan.runs === 'none') return sql`select ${stepAggregates(plan.n)} from fin`
+  const v = join(cols('v', plan.dims))
+  return sql`select ${v}, min(rn) as rn, ${stepAggregates(plan.n)} from fin group by ${v}`
 }

@@ -1,0 +1,134 @@
+import { sql, type RawBuilder } from 'kysely'
+import type { EngineContext } from '../../context.js'
+import { runStorage } from '../../db/run.js'
+import { ValidationError } from '../../errors.js'
+import { formatTimestamp } from '../../time/timestamp.js'
+import { id, int, join, withCtes } from './compile/sql-kit.js'
+import { funnelEnv } from './funnel-env.js'
+import { planFunnel } from './funnel-plan.js'
+import type { FunnelActorsRequest } from './funnel-request.js'
+import { decodeFunnelActorsRequest } from './params/decode-funnel-params.js'
+import { stepsCtes } from './run-funnel.js'
+
+/** One actor of a funnel step: a person (or, aggregating by groups, a group: its key, no distinct ids). */
+export interface FunnelActor {
+  /** The person's uuid; a personless distinct id; a group key. */
+  readonly id: string
+  readonly distinct_ids: string[]
+  readonly properties: Record<string, unknown>
+  /** The person's (group's) creation time; for a personless distinct id, its first event in the funnel. */
+  readonly created_at: string
+}
+
+const MAX_LIMIT = 10_000
+
+/**
+ * The persons behind one step of a funnel's steps view (PostHog's funnel
+ * actors): `params` is the funnel's request plus `funnel_step` (n: those who
+ * reached 1-based step n or further; -n: those who reached step n-1 but not
+ * step n) and, with a breakdown, `funnel_step_breakdown` (the series' value
+ * as the step object shows it; "Other" is the merged values). Computed in
+ * the database, ordered by actor id; `count` is the total. Throws
+ * ValidationError naming the field for bad input.
+ */
+export async function funnelActors(
+  ctx: EngineContext,
+  projectId: number,
+  params: unknown,
+  page: { readonly limit: number; readonly offset: number },
+): Promise<{ results: FunnelActor[]; count: number }> {
+  ctx.assertOpen()
+  if (!Number.isSafeInteger(page.limit) || page.limit < 1 || page.limit > MAX_LIMIT) throw new ValidationError([{ path: ['limit'], message: `limit is between 1 and ${MAX_LIMIT}` }])
+  if (!Number.isSafeInteger(page.offset) || page.offset < 0) throw new ValidationError([{ path: ['offset'], message: 'offset is a non-negative integer' }])
+  const request = decodeFunnelActorsRequest(params)
+  const steps = { ...request, viz: 'steps' as const }
+  const env = await funnelEnv(ctx, projectId, steps)
+  const plan = planFunnel(steps, steps.steps.length)
+  const stepCondition =
+    request.funnelStep > 0 ? sql`fin.reached >= ${int(request.funnelStep - 1)}` : sql`fin.reached = ${int(-request.funnelStep - 2)}`
+  const conditions: RawBuilder<unknown>[] = [stepCondition]
+  const value = breakdownCondition(request)
+  if (value) conditions.push(value)
+  const hooks = ctx.adapter.sql
+  const query = withCtes(
+    [
+      ...stepsCtes(ctx, steps, env, plan),
+      ['act', sql`select fin.tgt, min(fe.ts) as first_ts from fin join fe on fe.tgt = fin.tgt where ${join(conditions, ' and ')} group by fin.tgt`],
+    ],
+    // One row even past the end, for the count.
+    sql`select c.total, pg.tgt, pg.first_ts from (select count(*) as total from act) as c left join (
+        select tgt, first_ts from act order by ${hooks.binaryText(sql.ref('tgt'))} limit ${int(page.limit)} offset ${int(page.offset)}
+      ) as pg on true order by ${hooks.binaryText(sql.ref('pg.tgt'))}`,
+  )
+  const result = (await runStorage('list funnel actors', () => sql<{ tgt: string | null; first_ts: number; total: number }>`${query}`.execute(ctx.db))).rows
+  const count = Number(result[0]?.total ?? 0)
+  const rows = result.filter((r): r is { tgt: string; first_ts: number; total: number } => r.tgt !== null)
+  const ids = rows.map((r) => r.tgt)
+  const firstSeen = new Map(rows.map((r) => [r.tgt, formatTimestamp(Number(r.first_ts))]))
+  const actors = request.aggregationGroup === null ? await persons(ctx, projectId, ids, firstSeen) : await groups(ctx, projectId, request.aggregationGroup, ids, firstSeen)
+  return { results: actors, count }
+}
+
+/**
+ * "The run is shown under the requested value": `funnel_step_breakdown` as
+ * the step object gives it (a list, its single text when unboxed, a cohort
+ * id, "Other"); numbers are read as their text. Absent: every value.
+ */
+function breakdownCondition(request: FunnelActorsRequest): RawBuilder<unknown> | null {
+  const b = request.breakdown
+  const raw = request.funnelStepBreakdown
+  if (b === null || raw === undefined) return null
+  const parts = (Array.isArray(raw) ? raw : [raw]).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)))
+  if (b.dims[0]!.type === 'cohort') return sql`fin.v0 = ${parts[0]!}`
+  if (parts.length === 1 && parts[0] === 'Other') return sql`fin.v0 = 'Other' ${b.dims.length > 1 ? sql`and fin.v1 is null` : sql``}`
+  if (parts.length !== b.dims.length) {
+    throw new ValidationError([{ path: ['funnel_step_breakdown'], message: `expected ${b.dims.length} value${b.dims.length > 1 ? 's' : ''}, as the step objects show them` }])
+  }
+  return join(parts.map((p, i) => sql`${id(`fin.v${i}`)} = ${p}`), ' and ')
+}
+
+async function persons(ctx: EngineContext, projectId: number, ids: ReadonlyArray<string>, firstSeen: ReadonlyMap<string, string>): Promise<FunnelActor[]> {
+  if (ids.length === 0) return []
+  const rows = (
+    await runStorage('read funnel actor persons', () =>
+      sql<{ uuid: string; properties: unknown; created_at: string; distinct_id: string | null }>`
+        select cast(p.uuid as varchar) as uuid, p.properties, p.created_at, pdi.distinct_id
+        from persons as p left join person_distinct_ids as pdi on pdi.project_id = p.project_id and pdi.person_uuid = p.uuid
+        where p.project_id = ${projectId} and cast(p.uuid as varchar) in (${sql.join(ids.map((i) => sql`${i}`))})`.execute(ctx.db),
+    )
+  ).rows
+  const found = new Map<string, FunnelActor>()
+  for (const r of rows) {
+    const actor = found.get(r.uuid) ?? { id: r.uuid, distinct_ids: [], properties: parseJson(r.properties), created_at: r.created_at }
+    if (r.distinct_id !== null) actor.distinct_ids.push(r.distinct_id)
+    found.set(r.uuid, actor)
+  }
+  // A distinct id without a person row is a person of its own, as in the funnel's counts.
+  return ids.map((i) => {
+    const actor = found.get(i)
+    if (actor) return { ...actor, distinct_ids: [...actor.distinct_ids].sort() }
+    return { id: i, distinct_ids: [i], properties: {}, created_at: firstSeen.get(i)! }
+  })
+}
+
+async function groups(ctx: EngineContext, projectId: number, index: number, keys: ReadonlyArray<string>, firstSeen: ReadonlyMap<string, string>): Promise<FunnelActor[]> {
+  if (keys.length === 0) return []
+  const rows = (
+    await runStorage('read funnel actor groups', () =>
+      ctx.db
+        .selectFrom('groups')
+        .select(['group_key', 'properties', 'created_at'])
+        .where('project_id', '=', projectId)
+        .where('group_type_index', '=', index)
+        .where('group_key', 'in', [...keys])
+        .execute(),
+    )
+  ).map((r) => [r.group_key, r] as const)
+  const byKey = new Map(rows)
+  return keys.map((k) => {
+    const g = byKey.get(k)
+    return { id: k, distinct_ids: [], properties: g ? parseJson(g.properties) : {}, created_at: g?.created_at ?? firstSeen.get(k)! }
+  })
+}
+
+const parseJson = (v: unknown): Record<string, unknown> => (typeof v === 'string' ? (JSON.parse(v) as Record<string, unknown>) : ((v ?? {}) as Record<string, unknown>))

@@ -1,0 +1,92 @@
+/**
+ * funnelActors against the steps view: following each step object's people
+ * URLs (as a GET query string, the way a client sends them back) lists as
+ * many actors as the step's count (converted) or the previous step's count
+ * minus this one (dropped), with or without a breakdown; and the actors
+ * themselves carry the person's uuid, distinct ids and properties.
+ */
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { funnelActors } from '../../packages/core/src/query/funnels/funnel-actors.js'
+import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
+import { targets } from '../filters/filter-db.js'
+import { dataset, ev, MARCH, people } from '../reference/funnel-example-builders.js'
+import { datasetArb, paramsArb } from './support/arbitraries.js'
+import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
+import { loadExample } from './support/load-example.js'
+
+type Step = { count: number; converted_people_url: string; dropped_people_url: string | null }
+
+/** The query string of a people URL as the GET parameters a client would send back. */
+const paramsOf = (url: string): Record<string, unknown> => Object.fromEntries(new URL(url, 'http://x').searchParams)
+
+describe.each(targets)('funnel actors on $name', (target) => {
+  let engine: FunnelEngine
+  beforeAll(async () => {
+    engine = await openFunnelEngine(target)
+  })
+  afterAll(() => engine?.close())
+
+  it('lists the persons of a step with their distinct ids and properties', async () => {
+    const data = dataset(
+      [ev('anon', 'signup', '10:00'), ev('user', 'purchase', '10:30'), ev('bob', 'signup', '10:00'), ev('loner', 'signup', '10:05')],
+      { anon: { id: 'P', properties: { plan: 'pro' } }, user: { id: 'P', properties: { plan: 'pro' } }, ...people({ bob: { plan: 'free' } }) },
+    )
+    const loaded = await loadExample(engine, data)
+    const ctx = engine.ctx
+    const params = { ...MARCH, events: [{ id: 'signup' }, { id: 'purchase' }] }
+    const converted = await funnelActors(ctx, loaded.projectId, { ...params, funnel_step: 2 }, { limit: 10, offset: 0 })
+    const p = await engine.sightline.persons.get(loaded.projectId, 'anon')
+    expect(converted).toEqual({ count: 1, results: [{ id: p!.uuid, distinct_ids: ['anon', 'user'], properties: { plan: 'pro' }, created_at: p!.createdAt }] })
+    const dropped = await funnelActors(ctx, loaded.projectId, { ...params, funnel_step: -2 }, { limit: 10, offset: 0 })
+    expect(dropped.count).toBe(2)
+    const bob = await engine.sightline.persons.get(loaded.projectId, 'bob')
+    const loner = await engine.sightline.persons.get(loaded.projectId, 'loner')
+    const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1)
+    expect([...dropped.results].sort(byId)).toEqual(
+      [
+        { id: bob!.uuid, distinct_ids: ['bob'], properties: { plan: 'free' }, created_at: bob!.createdAt },
+        // Capture gave the unknown distinct id a person of its own.
+        { id: loner!.uuid, distinct_ids: ['loner'], properties: loner!.properties, created_at: loner!.createdAt },
+      ].sort(byId),
+    )
+    // Paging: one at a time, the same total.
+    const first = await funnelActors(ctx, loaded.projectId, { ...params, funnel_step: 1 }, { limit: 1, offset: 0 })
+    const past = await funnelActors(ctx, loaded.projectId, { ...params, funnel_step: 1 }, { limit: 1, offset: 5 })
+    expect([first.count, first.results.length, past.count, past.results.length]).toEqual([3, 1, 3, 0])
+  })
+
+  it('refuses a missing or impossible funnel_step, naming it', async () => {
+    const loaded = await loadExample(engine, dataset([]))
+    const params = { ...MARCH, events: [{ id: 'a' }, { id: 'b' }] }
+    for (const step of [undefined, 0, -1, 3, -3]) {
+      await expect(funnelActors(engine.ctx, loaded.projectId, { ...params, funnel_step: step }, { limit: 10, offset: 0 })).rejects.toMatchObject({ attr: 'funnel_step' })
+    }
+  })
+
+  it("each step's people URLs list as many actors as its counts say", async () => {
+    await fc.assert(
+      fc.asyncProperty(datasetArb, fc.array(paramsArb(['ordered', 'strict', 'unordered'], { disjointSteps: true }), { minLength: 2, maxLength: 2 }), async (data, requests) => {
+        const loaded = await loadExample(engine, data)
+        for (const params of requests) {
+          const { result } = await runFunnel(engine.ctx, loaded.projectId, loaded.params(params))
+          const series = (Array.isArray(result[0]) ? result : [result]) as Step[][]
+          // Two series are enough to follow the breakdown value into the URL.
+          for (const steps of series.slice(0, 2)) {
+            for (const [i, step] of steps.entries()) {
+              const converted = await funnelActors(engine.ctx, loaded.projectId, paramsOf(step.converted_people_url), { limit: 1, offset: 0 })
+              expect(converted.count, step.converted_people_url).toBe(step.count)
+              if (i === 0) {
+                expect(step.dropped_people_url).toBeNull()
+                continue
+              }
+              const dropped = await funnelActors(engine.ctx, loaded.projectId, paramsOf(step.dropped_people_url!), { limit: 1, offset: 0 })
+              expect(dropped.count, step.dropped_people_url!).toBe(steps[i - 1]!.count - step.count)
+            }
+          }
+        }
+      }),
+      { numRuns: 8 },
+    )
+  }, 120_000)
+})
