@@ -28,9 +28,10 @@ describe('README', () => {
       const run = spawnSync(process.execPath, ['--conditions=sightline-source', '--import', tsx, file], { encoding: 'utf8', timeout: 60_000 })
       expect(run.stderr).toBe('')
       expect(run.status).toBe(0)
-      // The comment promises one person holding both ids, with plan 'pro'.
-      expect(run.stdout).toMatch(/distinctIds: \[ 'ada', 'anon-1' \]/)
-      expect(run.stdout).toMatch(/plan: 'pro'/)
+      // The comment promises two steps, each counting the one person.
+      expect(run.stdout.match(/count: (\d+)/g)).toEqual(['count: 1', 'count: 1'])
+      expect(run.stdout).toMatch(/name: '\$pageview'/)
+      expect(run.stdout).toMatch(/name: '\$identify'/)
     } finally {
       rmSync(file, { force: true })
       rmSync(dir, { recursive: true, force: true })
