@@ -1,4 +1,4 @@
-import type { Expression, SqlBool } from 'kysely'
+import { sql, type Expression, type SqlBool } from 'kysely'
 import type { EngineContext } from '../../context.js'
 import { runStorage } from '../../db/run.js'
 import { ValidationError } from '../../errors.js'
@@ -7,6 +7,7 @@ import { compileActionCondition } from '../actions/compile-action.js'
 import { loadActions } from '../actions/load-actions.js'
 import { cohortFilterSource, cohortMembership, type CohortScope } from '../cohorts/cohort-membership.js'
 import { loadCohorts } from '../cohorts/load-cohorts.js'
+import { compileHogqlCondition, loadHogqlParser, type HogqlScope } from '../hogql/index.js'
 import type { PropertyFilterSources } from '../filters/compile-property-filters.js'
 import { PERSON_ID, SESSION_ID } from '../scope/event-scope.js'
 import { loadQueryProject } from '../scope/query-project.js'
@@ -57,6 +58,22 @@ export async function prepareQueryExtensions(ctx: EngineContext, projectId: numb
   const catalog = await loadCohorts(ctx, projectId, cohortIds.map((r) => r.id))
   const project = await loadQueryProject(ctx, projectId)
   const cohortScope: CohortScope = { personId: PERSON_ID, projectId, now: ctx.clock(), hooks: ctx.adapter.sql }
+  await loadHogqlParser()
+  const hogqlScope: HogqlScope = {
+    hooks: ctx.adapter.sql,
+    event: sql.ref('e.properties'),
+    eventName: sql.ref('e.event'),
+    timestamp: sql.ref('e.timestamp'),
+    distinctId: sql.ref('e.distinct_id'),
+    personId: PERSON_ID,
+    // `filterNeeds` joins persons for every query with a hogql filter.
+    person: sql.ref('p.properties'),
+    elementsChain: sql.ref('e.elements_chain'),
+    sessionId: SESSION_ID,
+    groupKeys: Object.fromEntries([0, 1, 2, 3, 4].map((i) => [i, sql.ref(`e.group_${i}`)])),
+    timezone: project.timezone,
+    now: cohortScope.now,
+  }
   const needs = noNeeds()
   for (const action of actions.values()) for (const step of action.steps) addFilterNeeds(needs, step.properties)
   return {
@@ -73,6 +90,7 @@ export async function prepareQueryExtensions(ctx: EngineContext, projectId: numb
     needs,
     filterSources: {
       cohort: cohortFilterSource(catalog, cohortScope),
+      hogql: (expression, path) => compileHogqlCondition(expression, hogqlScope, path),
       dates: { timeZone: project.timezone, now: cohortScope.now, weekStartDay: project.weekStartDay },
       session: (condition, path) => sessionCondition(condition, { projectId, sessionId: SESSION_ID, hooks: ctx.adapter.sql }, path),
     },

@@ -17,7 +17,8 @@ export function addFilterNeeds(needs: FilterNeeds, filters: PropertyFilters | un
       return
     }
     const c = f as PropertyCondition
-    if (c.type === 'person') needs.person = true
+    // A HogQL filter may read person properties; which ones is known only once compiled.
+    if (c.type === 'person' || c.type === 'hogql') needs.person = true
     if (c.type === 'group' && typeof c.group_type_index === 'number') needs.groups.add(c.group_type_index)
   }
   if (Array.isArray(filters)) for (const f of filters) visit(f)
