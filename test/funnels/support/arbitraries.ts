@@ -59,6 +59,12 @@ export const datasetOf = (spacing: number): fc.Arbitrary<FunnelExampleData> => f
 
 export const datasetArb = datasetOf(1)
 
+/** The same datasets with no two events at one instant (event i moves i seconds later). */
+export const distinctTimesArb: fc.Arbitrary<FunnelExampleData> = datasetArb.map((data) => ({
+  ...data,
+  events: data.events.map((e, i) => ({ ...e, timestamp: new Date(Date.parse(e.timestamp) + i * 1000).toISOString() })),
+}))
+
 const stepArb = fc.record({
   id: fc.constantFrom<string | number | null>('a', 'b', 'c', 'a', 'b', null, ACTION_ID),
   filtered: fc.integer({ min: 0, max: 4 }).map((k) => k === 0),
