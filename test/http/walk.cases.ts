@@ -1,8 +1,21 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { ConformanceTarget } from '../conformance/target.js'
 import { type Answer, type CallInit, type Live, REPOSITORY, serve, STAMP } from './harness.js'
+import { analysisWalks } from './walk-analyses.cases.js'
+import { captureWalkData } from './walk-data.js'
+import { recordWalks } from './walk-records.cases.js'
 
 const NOT_FOUND = { type: 'invalid_request', code: 'not_found', detail: 'Not found.', attr: null }
+
+/** What the walk's cases in other files share: the server and the recording call. */
+export interface Walk {
+  /** The server under test, once the walk has started. */
+  readonly live: Live
+  /** Calls, checks the status, and records the operation as walked. */
+  call(method: string, path: string, status: number, init?: CallInit): Promise<Answer>
+  /** Tenant A's user as PostHog embeds it (`created_by`). */
+  userBasic(): Record<string, unknown>
+}
 
 /**
  * Every endpoint of the interface that exists now, called once over the
@@ -314,6 +327,13 @@ export function walkCases(target: ConformanceTarget): void {
       expect((await live.call('GET', `${base}/${insight.id}/`)).body).toEqual(NOT_FOUND)
       expect((await live.call('GET', `${base}/my_last_viewed/`)).body).toEqual([])
       expect((await live.call('PATCH', `${base}/${insight.id}/`, { body: { deleted: false } })).status).toBe(200)
+    })
+
+    describe('actions, cohorts and analyses over captured events', () => {
+      const walk: Walk = { get live() { return live }, call, userBasic }
+      beforeAll(() => captureWalkData(live))
+      recordWalks(walk)
+      analysisWalks(walk)
     })
 
     test('the schema, and the walk covered every documented operation', async () => {
