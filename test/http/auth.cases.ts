@@ -15,11 +15,14 @@ async function seed(live: Live): Promise<{ ids: Ids; secrets: string[] }> {
   await sightline.plugins.updateSource(a.org.id, plugin.id, { 'index.ts': '// acme-secret-source' })
   const insight = await sightline.insights.create(a.project.id, { name: 'Acme secret insight', filters: { secret: 'acme-secret-filter' } }, { userId: a.user.id })
   await sightline.insights.viewed(a.project.id, insight.id, { userId: a.user.id })
+  const action = await sightline.actions.create(a.project.id, { name: 'Acme secret action', steps: [{ event: 'acme_secret_event' }] }, { userId: a.user.id })
+  const cohort = await sightline.cohorts.create(a.project.id, { name: 'Acme secret cohort', isStatic: true, distinctIds: ['acme-secret-person'] }, { userId: a.user.id })
   return {
-    ids: { orgId: a.org.id, projectId: a.project.id, pluginId: plugin.id, insightId: insight.id, definitionId: definition!.id },
+    ids: { orgId: a.org.id, projectId: a.project.id, pluginId: plugin.id, insightId: insight.id, definitionId: definition!.id, actionId: action.id, cohortId: cohort.id },
     secrets: [
       a.org.id, a.org.name, a.project.name, a.project.apiToken, a.project.uuid, a.user.email, insight.shortId,
       'acme_secret_event', 'Acme secret plugin', 'acme-secret-description', 'acme-secret-source', 'Acme secret insight', 'acme-secret-filter',
+      'Acme secret action', 'Acme secret cohort', 'acme-secret-person',
     ],
   }
 }
@@ -33,6 +36,8 @@ async function snapshot(live: Live) {
     sources: await live.db.raw(`select plugin_id, filename, source from plugin_source_files order by plugin_id, filename`),
     insights: await live.db.raw(`select id, name, description, deleted from insights where project_id = ${p} order by id`),
     definitions: await live.db.raw(`select id, name, tags from event_definitions where project_id = ${p} order by id`),
+    actions: await live.db.raw(`select id, name, description, deleted from actions where project_id = ${p} order by id`),
+    cohorts: await live.db.raw(`select id, name, description, deleted from cohorts where project_id = ${p} order by id`),
     events: await live.db.raw(`select count(*) as n from events where project_id = ${p}`),
   }
 }
@@ -76,7 +81,7 @@ export function refusalCases(target: ConformanceTarget): void {
 
     test('a key without the scope: 403 naming it, before any lookup; the scope (or its :write) is enough', async () => {
       const before = await snapshot(live)
-      const unrelated = await live.keyWith('cohort:read')
+      const unrelated = await live.keyWith('dashboard:read')
       for (const op of keyed().filter((o) => o.access !== 'authenticated')) {
         const denied = await live.call(op.method, op.path, { key: unrelated, body: bodyOf(op) })
         expect(denied.status, `${op.method} ${op.path}`).toBe(403)
@@ -90,8 +95,13 @@ export function refusalCases(target: ConformanceTarget): void {
       for (const op of keyed().filter((o) => o.method === 'GET')) {
         const scope = op.access === 'authenticated' ? 'cohort:read' : op.access
         for (const granted of [scope, scope.replace(/:read$/, ':write')] as ApiScope[]) {
-          const r = await live.call('GET', op.path, { key: await live.keyWith(granted) })
+          const r = await live.call('GET', op.path, { key: await live.keyWith(granted, ...op.alsoNeeds) })
           expect(r.status, `GET ${op.path} with ${granted}`).toBe(200)
+        }
+        // A scope the handler asks for after the route's is refused by name too.
+        for (const needed of op.alsoNeeds) {
+          const r = await live.call('GET', op.path, { key: await live.keyWith(scope as ApiScope, ...op.alsoNeeds.filter((s) => s !== needed)) })
+          expect([r.status, r.body?.detail], `GET ${op.path} without ${needed}`).toEqual([403, `API key missing required scope '${needed}'`])
         }
       }
     })
@@ -139,17 +149,20 @@ export function isolationCases(target: ConformanceTarget): void {
       const sneaky = await live.call('POST', '/api/projects/', { key: theirs, body: { name: 'Sneaky', organization: live.a.org.id } })
       expect(sneaky.status).toBe(400)
       expect(sneaky.body).toMatchObject({ type: 'validation_error', code: 'does_not_exist', attr: 'organization' })
-      // A's plugin and insight ids under B's own organization and project are missing there too.
+      // A's plugin, insight, action and cohort ids under B's own organization and project are missing there too (DELETE of the last three is always refused).
       const inB = (path: string) => path.replace(live.a.org.id, live.b.org.id).replace(`/projects/${live.a.project.id}/`, `/projects/${live.b.project.id}/`)
-      for (const op of ops.filter((o) => o.tenancy === 'owned' && /(plugins|insights|event_definitions)\/\{id\}\//.test(o.template))) {
+      for (const op of ops.filter((o) => o.tenancy === 'owned' && /(plugins|insights|event_definitions|actions|cohorts)\/\{id\}\//.test(o.template))) {
         const r = await live.call(op.method, inB(op.path), { key: theirs, body: bodyOf(op) })
-        expect(r.status === 404 || (op.method === 'DELETE' && op.template.includes('insights') && r.status === 405), `${op.method} ${inB(op.path)} → ${r.status}`).toBe(true)
+        const refused = op.method === 'DELETE' && /(insights|actions|cohorts)\/\{id\}\/$/.test(op.template) && r.status === 405
+        expect(r.status === 404 || refused, `${op.method} ${inB(op.path)} → ${r.status}`).toBe(true)
         for (const secret of secrets) expect(r.text).not.toContain(secret)
       }
       const after = await snapshot(live)
       // B created its own project and plugin ('caller' POSTs); A's records are untouched.
       expect(after.insights).toEqual(before.insights)
       expect(after.definitions).toEqual(before.definitions)
+      expect(after.actions).toEqual(before.actions)
+      expect(after.cohorts).toEqual(before.cohorts)
       expect(after.events).toEqual(before.events)
       expect(after.sources).toEqual(before.sources)
       expect(after.plugins.filter((p) => before.plugins.some((q) => q.id === p.id))).toEqual(before.plugins)

@@ -7,6 +7,8 @@ export interface Ids {
   readonly pluginId: number
   readonly insightId: number
   readonly definitionId: string
+  readonly actionId: number
+  readonly cohortId: number
 }
 
 export interface Operation {
@@ -16,6 +18,8 @@ export interface Operation {
   /** The template with tenant A's ids. */
   readonly path: string
   readonly access: ApiScope | 'authenticated' | 'public'
+  /** Scopes the handler asks for after `access` (PostHog's cohort persons need `person:read` too). */
+  readonly alsoNeeds: ReadonlyArray<ApiScope>
   /**
    * `owned`: the path names a record of tenant A, so any other tenant gets a 404;
    * `caller`: the answer is the caller's own (lists without an id in the path);
@@ -28,10 +32,15 @@ export interface Operation {
   readonly success: number
 }
 
+/** Method, path (a query string after `?` is sent, not documented), access, body, success status (200). */
 type Row = [Operation['method'], string, Operation['access'], unknown?, number?]
 
 const P = '/api/projects/{project_id}'
 const PLUGINS = '/api/organizations/{parent_lookup_organization_id}/plugins'
+/** An analysis' parameters as a GET query string (JSON values as text), valid so that a granted key gets a 200. */
+const query = (params: Record<string, unknown>) => `?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, JSON.stringify(v)]))}`
+const ONE_SERIES = { events: [{ id: 'catalogue_event' }] }
+const TWO_STEPS = { events: [{ id: 'catalogue_event', order: 0 }, { id: 'catalogue_event', order: 1 }] }
 
 /** Every operation of the interface that exists now, in the order the walk calls them. */
 const ROWS: ReadonlyArray<Row> = [
@@ -67,6 +76,25 @@ const ROWS: ReadonlyArray<Row> = [
   ['POST', `${P}/insights/{insight}/viewed/`, 'insight:read', {}],
   ['GET', `${P}/insights/activity/`, 'insight:read'],
   ['GET', `${P}/insights/my_last_viewed/`, 'insight:read'],
+  // Analyses compute from a project's events: no record in the path but the project's, answered to insight:read (persons: person:read).
+  ['POST', `${P}/insights/trend/`, 'insight:read', ONE_SERIES],
+  ['GET', `${P}/insights/trend/${query(ONE_SERIES)}`, 'insight:read'],
+  ['POST', `${P}/insights/funnel/`, 'insight:read', TWO_STEPS],
+  ['GET', `${P}/insights/funnel/${query(TWO_STEPS)}`, 'insight:read'],
+  ['GET', `${P}/persons/trends/${query(ONE_SERIES)}`, 'person:read'],
+  ['POST', `${P}/insights/cancel/`, 'insight:read', { client_query_id: 'catalogue' }],
+  ['POST', `${P}/insights/timing/`, 'insight:read', { time_to_see_data_ms: 1 }],
+  ['GET', `${P}/actions/`, 'action:read'],
+  ['POST', `${P}/actions/`, 'action:write', { name: 'Catalogue action' }, 201],
+  ['GET', `${P}/actions/{action}/`, 'action:read'],
+  ['PATCH', `${P}/actions/{action}/`, 'action:write', { description: 'walked' }],
+  ['DELETE', `${P}/actions/{action}/`, 'action:write', undefined, 405],
+  ['GET', `${P}/cohorts/`, 'cohort:read'],
+  ['POST', `${P}/cohorts/`, 'cohort:write', { name: 'Catalogue cohort' }, 201],
+  ['GET', `${P}/cohorts/{cohort}/`, 'cohort:read'],
+  ['PATCH', `${P}/cohorts/{cohort}/`, 'cohort:write', { description: 'walked' }],
+  ['DELETE', `${P}/cohorts/{cohort}/`, 'cohort:write', undefined, 405],
+  ['GET', `${P}/cohorts/{cohort}/persons/`, 'cohort:read'],
   ['GET', '/api/schema/', 'public'],
   ...(['/batch/', '/capture/', '/e/', '/i/v0/e/', '/track/', '/engage/'] as const).flatMap((path): Row[] => [
     ['POST', path, 'public'],
@@ -74,9 +102,14 @@ const ROWS: ReadonlyArray<Row> = [
   ]),
 ]
 
+const ALSO_NEEDS: Readonly<Record<string, ReadonlyArray<ApiScope>>> = {
+  [`GET ${P}/cohorts/{cohort}/persons/`]: ['person:read'],
+}
+
 /** Every operation, its path filled with tenant A's ids. */
 export function operations(ids: Ids): Operation[] {
-  return ROWS.map(([method, raw, access, body, success = 200]) => {
+  return ROWS.map(([method, sent, access, body, success = 200]) => {
+    const [raw, search = ''] = sent.split('?') as [string, string?]
     const fill: Record<string, string> = {
       '{org}': ids.orgId,
       '{project}': String(ids.projectId),
@@ -85,11 +118,14 @@ export function operations(ids: Ids): Operation[] {
       '{definition}': ids.definitionId,
       '{plugin}': String(ids.pluginId),
       '{insight}': String(ids.insightId),
+      '{action}': String(ids.actionId),
+      '{cohort}': String(ids.cohortId),
     }
-    const path = raw.replace(/\{[a-z_]+\}/g, (p) => fill[p]!)
+    const path = raw.replace(/\{[a-z_]+\}/g, (p) => fill[p]!) + (search && `?${search}`)
     // The document names every record parameter `id`.
-    const template = raw.replace(/\{(org|project|definition|plugin|insight)\}/g, '{id}')
+    const template = raw.replace(/\{(org|project|definition|plugin|insight|action|cohort)\}/g, '{id}')
     const tenancy: Operation['tenancy'] = access === 'public' ? 'public' : /\{/.test(raw) ? 'owned' : 'caller'
-    return { method, template, path, access, tenancy, success, ...(body !== undefined && { body }) }
+    const alsoNeeds = ALSO_NEEDS[`${method} ${raw}`] ?? []
+    return { method, template, path, access, alsoNeeds, tenancy, success, ...(body !== undefined && { body }) }
   })
 }
