@@ -70,7 +70,7 @@ describe.each(targets)('funnel actors on $name', (target) => {
         const loaded = await loadExample(engine, data)
         for (const params of requests) {
           const { result } = await runFunnel(engine.ctx, loaded.projectId, loaded.params(params))
-          const series = (Array.isArray(result[0]) ? result : [result]) as Step[][]
+          const series = (Array.isArray((result as unknown[])[0]) ? result : [result]) as Step[][]
           // Two series are enough to follow the breakdown value into the URL.
           for (const steps of series.slice(0, 2)) {
             for (const [i, step] of steps.entries()) {

@@ -15,6 +15,7 @@ export interface FunnelEnv {
   readonly extensions: QueryExtensions
   readonly range: ResolvedDateRange
   readonly actionNames: ReadonlyMap<number, string | null>
+  /** Cohort breakdowns: the cohorts, for their membership tests; null otherwise. */
   readonly cohorts: CohortCatalog | null
   readonly cohortNames: ReadonlyMap<number, string | null>
   readonly now: Date
@@ -43,11 +44,13 @@ export async function funnelEnv(ctx: EngineContext, projectId: number, request: 
   const cohortIds = (request.breakdown?.dims[0]?.type === 'cohort' ? request.breakdown.dims[0].cohorts : []).filter((c): c is number => c !== 'all')
   let cohorts: CohortCatalog | null = null
   if (request.breakdown?.dims[0]?.type === 'cohort') {
+    // Loaded here rather than through the extensions: their membership test reads the person as
+    // `coalesce(person_uuid, distinct_id)`, which neither database types (uuid with text).
     cohorts = await loadCohorts(ctx, projectId, cohortIds)
     const missing = cohortIds.find((id) => !cohorts!.cohorts.has(id))
     if (missing !== undefined) throw new ValidationError([{ path: ['breakdown'], message: `Cohort ${missing} does not exist in this project` }], { context: 'invalid breakdown' })
   }
-  const cohortNames = new Map([...(cohorts?.cohorts.values() ?? [])].map((c) => [c.id, c.name] as const))
+  const cohortNames = new Map(cohortIds.map((id) => [id, cohorts?.cohorts.get(id)?.name ?? null] as const))
 
   const now = ctx.clock()
   const range = await resolveDateRange(

@@ -4,6 +4,7 @@ import type { QueryExtensions } from '../analysis/query-extensions.js'
 import { breakdownValueSql } from '../breakdowns/breakdown-value.js'
 import { cohortMembership } from '../cohorts/cohort-membership.js'
 import type { CohortCatalog } from '../cohorts/load-cohorts.js'
+import { compileHogql, hogqlToText, type HogqlScope } from '../hogql/index.js'
 import { eventScope } from '../scope/event-scope.js'
 import { addFilterNeeds, noNeeds } from '../scope/filter-needs.js'
 import type { QueryProject } from '../scope/query-project.js'
@@ -21,6 +22,7 @@ export interface FunnelSourcesInput {
   readonly extensions: QueryExtensions
   /** Cohort breakdowns: the loaded cohorts; null otherwise. */
   readonly cohorts: CohortCatalog | null
+  /** The engine's clock, for HogQL's `now()` and behavioral cohorts. */
   readonly now: Date
 }
 
@@ -36,10 +38,14 @@ export interface FunnelSourcesInput {
 export function funnelSources(input: FunnelSourcesInput): FunnelSources {
   const { request, plan, project, hooks } = input
   const steps = request.steps.slice(0, plan.n)
-  const needs = noNeeds()
+  // The steps' filters and the loaded actions' step filters may read person or group properties.
+  const needs = addFilterNeeds(noNeeds(), null)
+  needs.person = input.extensions.needs.person
+  for (const g of input.extensions.needs.groups) needs.groups.add(g)
   for (const s of steps) addFilterNeeds(needs, s.properties)
   for (const d of request.breakdown?.dims ?? []) {
-    if (d.type === 'person') needs.person = true
+    // A HogQL breakdown may read person.properties.
+    if (d.type === 'person' || d.type === 'hogql') needs.person = true
     if (d.type === 'group' && d.groupTypeIndex !== null) needs.groups.add(d.groupTypeIndex)
   }
   const scope = eventScope({
@@ -64,10 +70,26 @@ export function funnelSources(input: FunnelSourcesInput): FunnelSources {
   const person = sql<string>`coalesce(cast(pdi.person_uuid as varchar), e.distinct_id)`
   const target: Expression<string> = g === null ? person : src.groupKeys[g]!
   const b = request.breakdown
+  const hogqlScope: HogqlScope = {
+    hooks,
+    event: src.event,
+    eventName: src.eventName,
+    timestamp: src.timestamp,
+    distinctId: src.distinctId,
+    personId: person,
+    ...(src.person ? { person: src.person } : {}),
+    ...(src.elementsChain ? { elementsChain: src.elementsChain } : {}),
+    sessionId: src.sessionId,
+    ...(src.groups ? { groups: src.groups } : {}),
+    groupKeys: src.groupKeys,
+    timezone: project.timezone,
+    now: input.now,
+  }
+  const hogql = (expression: string, path: ReadonlyArray<string | number>) => hogqlToText(compileHogql(expression, hogqlScope, path))
   const values =
     b === null || plan.runs === 'cohort'
       ? []
-      : b.dims.map((d, i) => breakdownValueSql(d, src, undefined, b.viaBreakdowns ? ['breakdowns', i] : ['breakdown']))
+      : b.dims.map((d, i) => breakdownValueSql(d, src, hogql, b.viaBreakdowns ? ['breakdowns', i] : ['breakdown']))
   const cohorts = plan.cohorts.map((c) =>
     c === 'all' ? sql<SqlBool>`true` : cohortMembership(c, input.cohorts!, { personId: person, projectId: project.id, now: input.now, hooks }),
   )

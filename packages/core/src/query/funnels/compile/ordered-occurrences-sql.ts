@@ -66,10 +66,16 @@ export function occurrencesSql(plan: FunnelPlan): Sql {
 export function firstLevelSql(plan: FunnelPlan): Sql {
   const attribution = plan.attributionLevel === 1 ? sql` and ${carriesRunValue(plan)}` : sql``
   if (plan.trends) {
-    // Trends: a step-0 event opens (or moves the start of) the attempt of its own period (`eper`, see trends-sql.ts).
+    // Trends: a step-0 event opens (or moves the start of) the attempt of its own period (`eper`, see
+    // ordered-trends-sql.ts). Step-0 events at one instant are one start, unless an exclusion code on gap 1
+    // comes between them (an event that is both, e.g. with an "All events" step 0): the later one then starts
+    // a clean path again (trends.rs resets E[1] on every step-0 event).
     const base = runCols(eventPlan(plan))
+    const source = plan.gaps[1]
+      ? sql`(select o.*, sum(case when kind = ${int(X)} and lvl = 1 then 1 else 0 end) over (partition by ${base} order by seq rows between unbounded preceding and current row) as cx from occ0 as o) as o`
+      : sql`(select o.*, 0 as cx from occ0 as o) as o`
     return sql`select ${base}, eper as per, min(seq) as seq, min(ts) as st, min(ts) as t1, ',' as sts
-      from occ0 where kind = ${int(P)} and lvl = 1${attribution} group by ${base}, eper, ts`
+      from ${source} where kind = ${int(P)} and lvl = 1${attribution} group by ${base}, eper, ts, cx`
   }
   return sql`select ${runCols(plan)}, min(seq) as seq, min(ts) as st, min(ts) as t1,
     ',' || substr(min(lpad(cast(seq as varchar), 20, '0') || cast(uuid as varchar)), 21) || ',' as sts
