@@ -13,7 +13,7 @@ export interface FormulaOptions {
   readonly totalValue: boolean
 }
 
-type BreakdownValue = string | ReadonlyArray<string>
+type BreakdownValue = string | number | ReadonlyArray<string>
 const sameValue = (a: BreakdownValue | undefined | null, b: BreakdownValue | undefined | null) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null)
 
 /**

@@ -1,6 +1,7 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import { aggregateOf, isCountPerActorMath, isPropertyMath, type MathName } from './maths.js'
-import { personText, type SeriesScope } from './series-scope.js'
+import { hogqlAggregate } from './hogql-math.js'
+import { personText, type QueryEnv, type SeriesScope } from './series-scope.js'
 import type { TrendSeries } from './trend-request.js'
 
 /**
@@ -17,6 +18,8 @@ export interface CellsInput {
   readonly fold: boolean
   /** Extra condition on the rows (the Other row's "not one of the top values"). */
   readonly filter?: Expression<SqlBool>
+  /** The analysis' environment, for maths that compile HogQL. */
+  readonly env?: QueryEnv
 }
 
 /** A compiled cells query: rows `{ b, k0..kN, v }` (`k` columns absent when folded). */
@@ -90,6 +93,11 @@ export function cellsSql(series: TrendSeries, input: CellsInput): CellsSql {
   if (isCountPerActorMath(m)) {
     const perActor = sql`select ${selectGroups(groups)}count(*) as c from (${rowsSql(input, [['a', actorSql(series, input)]])}) as r ${groupBy([...groups, 'a'])}`
     return sql`select ${selectGroups(groups)}${aggregateSql(m, sql.ref('c'), input)} as v from (${perActor}) as t ${groupBy(groups)}`
+  }
+  if (m === 'hogql' && input.env) {
+    const e = series.entity
+    const h = hogqlAggregate(e.mathHogql ?? '', input.env, input.scope.sources, [e.kind, e.index, 'math_hogql'])
+    return sql`select ${selectGroups(groups)}${h.aggregate(sql.ref('x'))} as v from (${rowsSql(input, [['x', h.column]])}) as t ${groupBy(groups)}`
   }
   throw new Error(`cellsSql: math ${m} is computed elsewhere`)
 }

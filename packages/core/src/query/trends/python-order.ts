@@ -35,10 +35,13 @@ function compareKeys(a: NatKey, b: NatKey): number {
   return a.length - b.length
 }
 
-/** natsort order of breakdown values (strings, or lists compared element by element). */
-export function naturalCompare(a: string | ReadonlyArray<string>, b: string | ReadonlyArray<string>): number {
-  const xs = typeof a === 'string' ? [a] : a
-  const ys = typeof b === 'string' ? [b] : b
+type Sortable = string | number | ReadonlyArray<string>
+const asList = (v: Sortable): ReadonlyArray<string> => (typeof v === 'string' ? [v] : typeof v === 'number' ? [String(v)] : v)
+
+/** natsort order of breakdown values (strings, cohort ids, or lists compared element by element). */
+export function naturalCompare(a: Sortable, b: Sortable): number {
+  const xs = asList(a)
+  const ys = asList(b)
   for (let i = 0; i < Math.min(xs.length, ys.length); i++) {
     const c = compareKeys(natKey(xs[i]!), natKey(ys[i]!))
     if (c !== 0) return c
@@ -46,8 +49,9 @@ export function naturalCompare(a: string | ReadonlyArray<string>, b: string | Re
   return xs.length - ys.length
 }
 
-/** Python's `repr` of a str or a list of str. */
-export function pythonRepr(value: string | ReadonlyArray<string>): string {
+/** Python's `repr` of a str, an int or a list of str. */
+export function pythonRepr(value: Sortable): string {
+  if (typeof value === 'number') return String(value)
   if (typeof value !== 'string') return `[${value.map(pythonRepr).join(', ')}]`
   const quote = value.includes("'") && !value.includes('"') ? '"' : "'"
   let out = quote

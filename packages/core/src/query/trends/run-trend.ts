@@ -50,7 +50,7 @@ async function trendResult(ctx: EngineContext, env: QueryEnv, request: TrendRequ
   for (const period of periods) {
     const perSeries: TrendSeriesObject[][] = []
     // One query (or two, for Other) per series; the connection runs them one at a time anyway.
-    for (const series of request.series) perSeries.push(seriesObjects(request, await seriesValues(ctx, env, request, series, period), projectId))
+    for (const series of request.series) perSeries.push(seriesObjects(request, await seriesValues(ctx, env, request, series, period), projectId, env.extensions))
     if (request.formula) {
       out.push(
         ...applyFormula(perSeries, {

@@ -14,7 +14,7 @@ export interface TrendSeriesObject {
   label: string
   filter?: Record<string, unknown>
   action: Record<string, unknown> | null
-  breakdown_value?: string | string[]
+  breakdown_value?: string | number | string[]
   compare?: boolean
   compare_label?: 'current' | 'previous' | null
   persons_urls?: PersonsLink[]
@@ -58,27 +58,46 @@ export function filterObject(request: TrendRequest, period: Period): Record<stri
   }
 }
 
-/** The label of a breakdown row: the value (parts joined by `::`), prefixed by the series label when there are several series. */
-function rowLabel(request: TrendRequest, series: TrendSeries, row: ValueRow): string {
+/** Names shown for breakdown values that are ids (cohorts). */
+export interface BreakdownNames {
+  cohortName(cohortId: number): string | null
+}
+
+const isCohort = (request: TrendRequest) => request.breakdowns[0]?.type === 'cohort'
+
+/**
+ * The label of a breakdown row: the value (parts joined by `::`; a cohort's
+ * name, "all users" for `all`), prefixed by the series label when there are
+ * several series.
+ */
+function rowLabel(request: TrendRequest, series: TrendSeries, row: ValueRow, names: BreakdownNames): string {
   if (request.breakdowns.length === 0) return series.label
-  const value = row.parts.join('::')
+  const part = row.parts[0]!
+  const value = isCohort(request) ? (part === 'all' ? 'all users' : (names.cohortName(Number(part)) ?? part)) : row.parts.join('::')
   return request.series.length > 1 ? `${series.label} - ${value}` : value
 }
 
+/** `breakdown_value`: the text, a list for a multi-breakdown, a cohort's id (a number) or `all`. */
+function breakdownValue(request: TrendRequest, row: ValueRow): string | number | string[] {
+  if (request.multiBreakdown) return [...row.parts]
+  const part = row.parts[0]!
+  return isCohort(request) && part !== 'all' ? Number(part) : part
+}
+
 /** The objects of one series over one period, one per row. */
-export function seriesObjects(request: TrendRequest, outcome: SeriesOutcome, projectId: number): TrendSeriesObject[] {
+export function seriesObjects(request: TrendRequest, outcome: SeriesOutcome, projectId: number, names: BreakdownNames): TrendSeriesObject[] {
   const { series, period } = outcome
   const filter = filterObject(request, period)
   const action = actionObject(series, period)
   return outcome.rows.map((row) => {
     const base: TrendSeriesObject = request.totalValue
-      ? { data: [], days: [], count: 0, aggregated_value: row.values[0] ?? 0, label: rowLabel(request, series, row), filter, action }
+      ? { data: [], days: [], count: 0, aggregated_value: row.values[0] ?? 0, label: rowLabel(request, series, row, names), filter, action }
       : {
           data: [...row.values],
           labels: period.starts.map((ms) => bucketLabel(period, ms)),
           days: period.starts.map((ms) => bucketDay(period, ms)),
           count: request.display === 'ActionsLineGraphCumulative' ? (row.values[row.values.length - 1] ?? 0) : row.values.reduce((a, b) => a + b, 0),
-          label: rowLabel(request, series, row),
+          label: rowLabel(request, series, row, names),
           filter,
           action,
         }
@@ -86,7 +105,7 @@ export function seriesObjects(request: TrendRequest, outcome: SeriesOutcome, pro
       base.compare = true
       base.compare_label = period.compareLabel
     }
-    if (request.breakdowns.length > 0) base.breakdown_value = request.multiBreakdown ? [...row.parts] : row.parts[0]!
+    if (request.breakdowns.length > 0) base.breakdown_value = breakdownValue(request, row)
     if (request.formula === null) {
       if (request.totalValue) base.persons = personsUrl(projectId, request, series, period, row, null)
       else base.persons_urls = period.starts.map((_, i) => personsUrl(projectId, request, series, period, row, i))

@@ -4,19 +4,24 @@ import type { QueryExtensions } from '../analysis/query-extensions.js'
 import { breakdownValueSql } from '../breakdowns/breakdown-value.js'
 import type { BreakdownSpec } from '../breakdowns/breakdown-spec.js'
 import { eventScope } from '../scope/event-scope.js'
-import { addFilterNeeds, noNeeds } from '../scope/filter-needs.js'
+import { addFilterNeeds, noNeeds, type FilterNeeds } from '../scope/filter-needs.js'
+import type { PropertyCondition, PropertyFilters, PropertyGroup } from '../filters/property-filters.js'
+import { formatTimestamp } from '../../time/timestamp.js'
 import type { QueryProject } from '../scope/query-project.js'
 import type { QuerySources } from '../scope/query-sources.js'
 import { seriesCondition } from '../series/series-condition.js'
 import { NULL_MARKER } from './breakdown-markers.js'
 import { binLabelSql, type HistogramBin } from './histogram-bins.js'
+import { compileHogql, hogqlToText, type HogqlScope } from '../hogql/index.js'
 import type { TrendRequest, TrendSeries } from './trend-request.js'
 
-/** What every query of one analysis shares: the project, the dialect, actions and cohorts. */
+/** What every query of one analysis shares: the project, the dialect, actions, cohorts, the clock. */
 export interface QueryEnv {
   readonly project: QueryProject
   readonly hooks: SqlHooks
   readonly extensions: QueryExtensions
+  /** The engine's clock when the analysis started (HogQL's `now()`). */
+  readonly now: Date
 }
 
 /** The events of one series: FROM, WHERE (scope and series condition) and the columns to read. */
@@ -33,13 +38,25 @@ export type MicrosRange = { readonly fromMicros: number; readonly toMicros: numb
  * The events a series counts over `range`: the project, the global and
  * test-account filters (eventScope), the series' event or action and its own
  * filters, with the joins its breakdowns read; `person` joins the persons
- * table (alias `p`) for callers that read more than properties.
+ * table (alias `p`) for callers that read more than properties;
+ * `withoutPersons` leaves the person join out when nothing in the scope
+ * reads it (the caller's math must not read the person either).
  */
-export function seriesScope(env: QueryEnv, request: TrendRequest, series: TrendSeries, range: MicrosRange, options: { readonly person?: boolean } = {}): SeriesScope {
+export function seriesScope(
+  env: QueryEnv,
+  request: TrendRequest,
+  series: TrendSeries,
+  range: MicrosRange,
+  options: { readonly person?: boolean; readonly withoutPersons?: boolean } = {},
+): SeriesScope {
   const needs = addFilterNeeds(noNeeds(), series.entity.properties)
-  if (options.person) needs.person = true
+  // Action steps with person or group filters need those joins too.
+  if (env.extensions.needs.person || options.person) needs.person = true
+  for (const g of env.extensions.needs.groups) needs.groups.add(g)
+  // HogQL may read person properties; which ones is known only once compiled.
+  if (series.math === 'hogql') needs.person = true
   for (const b of request.breakdowns) {
-    if (b.type === 'person') needs.person = true
+    if (b.type === 'person' || b.type === 'hogql') needs.person = true
     if (b.type === 'group' && b.groupTypeIndex !== null) needs.groups.add(b.groupTypeIndex)
   }
   const scope = eventScope({
@@ -52,7 +69,47 @@ export function seriesScope(env: QueryEnv, request: TrendRequest, series: TrendS
     extensions: env.extensions.filterSources,
   })
   const condition = seriesCondition(series.entity, scope.sources, (id) => env.extensions.actionCondition(id, scope.sources))
-  return { from: scope.from, where: sql<SqlBool>`(${scope.where} and ${condition})`, sources: scope.sources }
+  const parts = [scope.where, condition]
+  // The same bounds again as literals: DuckDB skips row groups by their min/max timestamps
+  // only for constants, not for bound parameters (14 ms against 4 ms at 1M events).
+  if (range) parts.push(sql<SqlBool>`e.timestamp >= cast(${sql.lit(formatTimestamp(range.fromMicros))} as timestamptz) and e.timestamp <= cast(${sql.lit(formatTimestamp(range.toMicros))} as timestamptz)`)
+  const from = options.withoutPersons && !readsPersons(env, request, series, needs) ? eventsWithGroups(needs.groups) : scope.from
+  return { from, where: sql<SqlBool>`(${sql.join(parts, sql` and `)})`, sources: scope.sources }
+}
+
+/**
+ * Whether the scope's WHERE or columns can read `pdi` (the person join):
+ * person filters and breakdowns, cohort and HogQL filters (they read the
+ * person id), action steps (they may hold either), HogQL maths and breakdowns.
+ */
+function readsPersons(env: QueryEnv, request: TrendRequest, series: TrendSeries, needs: FilterNeeds): boolean {
+  if (needs.person || env.extensions.needs.person || series.entity.kind === 'actions' || series.math === 'hogql') return true
+  if (request.breakdowns.some((b) => b.type !== 'event' && b.type !== 'group' && b.type !== 'session')) return true
+  const filters = [request.properties, series.entity.properties, ...(request.filterTestAccounts ? [env.project.testAccountFilters] : [])]
+  return filters.some(hasPersonScopedFilter)
+}
+
+const hasPersonScopedFilter = (f: PropertyFilters): boolean => {
+  const visit = (node: PropertyGroup | PropertyCondition): boolean =>
+    'values' in node && Array.isArray(node.values) && !('key' in node)
+      ? (node as PropertyGroup).values.some(visit)
+      : ['person', 'cohort', 'hogql'].includes((node as PropertyCondition).type ?? 'event')
+  return Array.isArray(f) ? f.some(visit) : visit(f as PropertyGroup)
+}
+
+/**
+ * `events as e` with eventScope's group joins and without its person join,
+ * for maths that never read the person (counts, property aggregates,
+ * sessions, groups): DuckDB does not drop an unused LEFT JOIN, and the
+ * person join costs 4x the events scan at 1M events. Mirrors eventScope's
+ * aliases (`e`, `g0`..`g4`); `readsPersons` decides when it is safe.
+ */
+function eventsWithGroups(groups: ReadonlySet<number>): RawBuilder<unknown> {
+  const joins = [...groups].sort().map((i) => {
+    const alias = sql.raw(`g${i}`)
+    return sql`left join groups as ${alias} on ${alias}.project_id = e.project_id and ${alias}.group_type_index = ${sql.lit(i)} and ${alias}.group_key = ${sql.ref(`e.group_${i}`)}`
+  })
+  return sql`events as e ${sql.join(joins, sql` `)}`
 }
 
 /**
@@ -66,8 +123,31 @@ export const personText = (): Expression<string> => sql<string>`coalesce(cast(pd
 const breakdownPath = (request: TrendRequest, i: number): Array<string | number> => (request.multiBreakdown ? ['breakdowns', i] : ['breakdown'])
 
 /** A breakdown dimension's value as a number (histograms); null when it is not one. */
-export function breakdownNumberSql(request: TrendRequest, i: number, sources: QuerySources): Expression<number | null> {
-  return sources.hooks.textToDouble(breakdownValueSql(request.breakdowns[i]!, sources, undefined, breakdownPath(request, i)))
+export function breakdownNumberSql(env: QueryEnv, request: TrendRequest, i: number, sources: QuerySources): Expression<number | null> {
+  const hogql = (expression: string, path: ReadonlyArray<string | number>) => hogqlToText(compileHogql(expression, hogqlScope(env, sources), path))
+  return sources.hooks.textToDouble(breakdownValueSql(request.breakdowns[i]!, sources, hogql, breakdownPath(request, i)))
+}
+
+/** Placeholder key of a cohort dimension (replaced per cohort by the caller). */
+const COHORT_KEY = '$$_sightline_cohort_$$'
+
+/** The columns a HogQL expression of this series may read (the scope's own; person via the text-safe id). */
+export function hogqlScope(env: QueryEnv, sources: QuerySources): HogqlScope {
+  return {
+    hooks: sources.hooks,
+    event: sources.event,
+    eventName: sources.eventName,
+    timestamp: sources.timestamp,
+    distinctId: sources.distinctId,
+    personId: personText(),
+    ...(sources.person ? { person: sources.person } : {}),
+    ...(sources.elementsChain ? { elementsChain: sources.elementsChain } : {}),
+    sessionId: sources.sessionId,
+    ...(sources.groups ? { groups: sources.groups } : {}),
+    groupKeys: sources.groupKeys,
+    timezone: env.project.timezone,
+    now: env.now,
+  }
 }
 
 /**
@@ -84,11 +164,14 @@ function normalizeUrlSql(text: Expression<string | null>): Expression<string | n
  * property's text (URL-normalised on request), PostHog's null marker for a
  * missing, null or empty value, or with a histogram the bin label from `bins[i]`.
  */
-export function breakdownKeysSql(request: TrendRequest, sources: QuerySources, bins: ReadonlyArray<ReadonlyArray<HistogramBin> | null>): Expression<string>[] {
+export function breakdownKeysSql(env: QueryEnv, request: TrendRequest, sources: QuerySources, bins: ReadonlyArray<ReadonlyArray<HistogramBin> | null>): Expression<string>[] {
   return request.breakdowns.map((spec: BreakdownSpec, i) => {
+    // A cohort dimension is not a value of the row: the caller selects rows per cohort and names the key.
+    if (spec.type === 'cohort') return sql<string>`cast(${COHORT_KEY} as text)`
     const binList = bins[i]
-    if (spec.histogramBinCount !== null && binList) return binLabelSql(breakdownNumberSql(request, i, sources), binList)
-    const raw = breakdownValueSql({ ...spec, normalizeUrl: false }, sources, undefined, breakdownPath(request, i))
+    if (spec.histogramBinCount !== null && binList) return binLabelSql(breakdownNumberSql(env, request, i, sources), binList)
+    const hogql = (expression: string, path: ReadonlyArray<string | number>) => hogqlToText(compileHogql(expression, hogqlScope(env, sources), path))
+    const raw = breakdownValueSql({ ...spec, normalizeUrl: false }, sources, hogql, breakdownPath(request, i))
     const text = spec.normalizeUrl ? normalizeUrlSql(raw) : raw
     return sql<string>`coalesce(nullif(${text}, ''), cast(${NULL_MARKER} as text))`
   })

@@ -8,6 +8,7 @@ import { cellsSql, type CellsInput, type CellsSql } from './cells-sql.js'
 import { firstSeenCellsSql, firstTimeCellsSql } from './first-seen-sql.js'
 import { histogramBins, type HistogramBin } from './histogram-bins.js'
 import { notOneOfSql } from './key-filter.js'
+import { isPropertyMath } from './maths.js'
 import type { Period } from './periods.js'
 import { rankRows } from './rank-rows.js'
 import { breakdownKeysSql, breakdownNumberSql, seriesScope, type QueryEnv, type SeriesScope } from './series-scope.js'
@@ -46,13 +47,16 @@ interface Cell {
  */
 export async function seriesValues(ctx: EngineContext, env: QueryEnv, request: TrendRequest, series: TrendSeries, period: Period): Promise<SeriesOutcome> {
   const plan = planSeries(request, series, period)
-  const scope = seriesScope(env, request, series, plan.kind === 'first-time' ? null : plan.range)
+  const scope = seriesScope(env, request, series, plan.kind === 'first-time' ? null : plan.range, { withoutPersons: !readsPerson(plan) })
   const width = valueCount(request, plan, period)
   const breakdown = request.breakdowns.length > 0
   const bins = await histogramBinsFor(ctx, request, series, env, plan)
-  const keys = breakdownKeysSql(request, scope.sources, bins)
+  const keys = breakdownKeysSql(env, request, scope.sources, bins)
   const compiled = (fold: boolean, filter: ((keys: ReadonlyArray<Expression<string>>) => Expression<SqlBool>) | null) =>
-    compileCells(series, plan, { scope, bucket: bucketSql(plan, scope), keys, fold }, filter)
+    compileCells(series, plan, { scope, bucket: bucketSql(plan, scope), keys, fold, env }, filter)
+
+  const cohorts = request.breakdowns[0]?.type === 'cohort' ? request.breakdowns[0].cohorts : null
+  if (cohorts) return { series, period, rows: rankRows(await cohortRows(ctx, env, request, series, plan, scope, width, cohorts)) }
 
   const cells = await fetchCells(ctx, compiled(false, null), request.breakdowns.length, false)
   // Values as displayed (accumulated for the cumulative display): breakdown values are ranked by their sum.
@@ -78,6 +82,45 @@ export async function seriesValues(ctx: EngineContext, env: QueryEnv, request: T
     out.push({ parts, values, other: true })
   }
   return { series, period, rows: out }
+}
+
+/**
+ * A cohort breakdown: the series' rows once per cohort (every person for
+ * `all`), a person counting in each of its cohorts; never folded into Other
+ * (PostHog runs one query per cohort).
+ */
+async function cohortRows(
+  ctx: EngineContext,
+  env: QueryEnv,
+  request: TrendRequest,
+  series: TrendSeries,
+  plan: SeriesPlan,
+  scope: SeriesScope,
+  width: number,
+  cohorts: ReadonlyArray<number | 'all'>,
+): Promise<ValueRow[]> {
+  const out: ValueRow[] = []
+  for (const [i, id] of cohorts.entries()) {
+    const part = String(id)
+    const where = id === 'all' ? scope.where : sql<SqlBool>`(${scope.where} and ${env.extensions.cohortCondition(id, cohortPath(request, i))})`
+    const inCohort: SeriesScope = { ...scope, where }
+    const query = compileCells(series, plan, { scope: inCohort, bucket: bucketSql(plan, inCohort), keys: [sql<string>`cast(${part} as text)`], fold: false, env }, null)
+    const rows = toRows(await fetchCells(ctx, query, 1, false), plan, width)
+    const row = rows.get(JSON.stringify([part]))
+    if (row) out.push(cumulate(request, row))
+  }
+  return out
+}
+
+/** Where a cohort id of the request is, for errors about it. */
+export const cohortPath = (request: TrendRequest, i: number): Array<string | number> =>
+  Array.isArray(request.params.breakdown) ? ['breakdown', i] : ['breakdown']
+
+/** Whether a plan's SQL reads the row's person (actor maths, first events per person, counts per person). */
+function readsPerson(plan: SeriesPlan): boolean {
+  if (plan.kind === 'first-time') return true
+  const math = plan.kind === 'per-bucket' ? plan.math : null
+  return math === null || !(math === 'total' || math === 'unique_group' || math === 'unique_session' || isPropertyMath(math))
 }
 
 const valueCount = (request: TrendRequest, plan: SeriesPlan, period: Period) => (request.totalValue ? 1 : plan.kind === 'active-days' ? plan.lastDay.length : period.starts.length)
@@ -157,9 +200,9 @@ function cumulate(request: TrendRequest, row: ValueRow): ValueRow {
 export async function histogramBinsFor(ctx: EngineContext, request: TrendRequest, series: TrendSeries, env: QueryEnv, plan: SeriesPlan): Promise<Array<HistogramBin[] | null>> {
   const dims = request.breakdowns.map((b, i) => (b.histogramBinCount !== null ? i : -1)).filter((i) => i >= 0)
   if (dims.length === 0) return request.breakdowns.map(() => null)
-  const scope = seriesScope(env, request, series, plan.range)
+  const scope = seriesScope(env, request, series, plan.range, { withoutPersons: true })
   const columns = dims.flatMap((i) => {
-    const x = breakdownNumberSql(request, i, scope.sources)
+    const x = breakdownNumberSql(env, request, i, scope.sources)
     return [sql`cast(min(${x}) as float8) as ${sql.raw(`lo${i}`)}`, sql`cast(max(${x}) as float8) as ${sql.raw(`hi${i}`)}`]
   })
   const query = sql<Record<string, unknown>>`select ${sql.join(columns, sql`, `)} from ${scope.from} where ${scope.where}`

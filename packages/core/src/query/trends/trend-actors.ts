@@ -62,16 +62,25 @@ const badPage = (field: string, message: string) => new ValidationError([{ path:
  */
 async function trendPointActorsSql(ctx: EngineContext, env: QueryEnv, request: TrendRequest, series: TrendSeries, period: Period, point: Point): Promise<RawBuilder<unknown>> {
   const plan = planSeries(request, series, period)
-  const scope = seriesScope(env, request, series, plan.kind === 'first-time' ? null : plan.range)
+  let scope = seriesScope(env, request, series, plan.kind === 'first-time' ? null : plan.range)
   const bins = await histogramBinsFor(ctx, request, series, env, plan)
-  const keys = breakdownKeysSql(request, scope.sources, bins)
+  const keys = breakdownKeysSql(env, request, scope.sources, bins)
   const input: CellsInput = { scope, bucket: null, keys, fold: false }
   const bucket = point.targetDate === null || request.totalValue ? null : pointBucket(period, point.targetDate)
   const cumulative = request.display === 'ActionsLineGraphCumulative' && !request.totalValue
 
   const conditions: Expression<SqlBool>[] = [sql<SqlBool>`a is not null and a <> ''`]
   const keyRefs = keys.map((_, i) => sql.ref(`k${i}`) as Expression<string>)
-  if (point.breakdown) {
+  const cohort = request.breakdowns[0]?.type === 'cohort'
+  if (point.breakdown && cohort) {
+    // A cohort value selects the cohort's persons (every person for `all`).
+    const id = point.breakdown[0]!
+    if (id !== 'all') {
+      const n = Number(id)
+      if (!Number.isSafeInteger(n)) throw new ValidationError([{ path: ['breakdown_value'], message: 'a cohort breakdown value is a cohort id or "all"' }], { context: 'invalid persons parameters' })
+      scope = { ...scope, where: sql<SqlBool>`(${scope.where} and ${env.extensions.cohortCondition(n, ['breakdown_value'])})` }
+    }
+  } else if (point.breakdown) {
     if (point.breakdown.every((p) => p === OTHER_MARKER)) {
       const outcome = await seriesValues(ctx, env, request, series, period)
       conditions.push(notOneOfSql(keyRefs, outcome.rows.filter((r) => !r.other).map((r) => r.parts), env.hooks))

@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import type { EngineContext } from '../../context.js'
 import { runStorage } from '../../db/run.js'
 import { prepareQueryExtensions } from '../analysis/query-extensions.js'
+import { loadHogqlParser } from '../hogql/index.js'
 import { loadQueryProject } from '../scope/query-project.js'
 import type { Period, PeriodsContext } from './periods.js'
 import { trendPeriods } from './periods.js'
@@ -18,7 +19,9 @@ export async function queryEnv(ctx: EngineContext, projectId: number, request: T
     .filter((s) => s.entity.kind === 'actions')
     .map((s) => ({ id: s.entity.actionId!, path: ['actions', s.entity.index] as Array<string | number> }))
   const extensions = await prepareQueryExtensions(ctx, projectId, { actions })
-  return { project, hooks: ctx.adapter.sql, extensions }
+  // The WebAssembly parser loads once per process, and only for requests that need it.
+  if (request.series.some((s) => s.math === 'hogql') || request.breakdowns.some((b) => b.type === 'hogql')) await loadHogqlParser()
+  return { project, hooks: ctx.adapter.sql, extensions, now: ctx.clock() }
 }
 
 /**

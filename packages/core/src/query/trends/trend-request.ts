@@ -167,15 +167,14 @@ function insightOf(insight: string | null, shownAs: string | null): Insight {
 const worldMapBreakdown: BreakdownSpec = { type: 'event', property: '$geoip_country_code', cohorts: [], groupTypeIndex: null, normalizeUrl: false, histogramBinCount: null }
 
 function checkBreakdown(b: BreakdownSpec, path: ReadonlyArray<string | number>): void {
-  // Cohort and HogQL values need compilers that are not wired into trends yet: refused clearly rather than guessed.
-  if (b.type === 'cohort') invalid(path, 'cohort breakdowns are not available in trends yet')
-  if (b.type === 'hogql') invalid(path, 'HogQL breakdowns are not available yet')
+  if (b.type === 'hogql' && b.histogramBinCount !== null) invalid(path, 'a HogQL breakdown takes no histogram bins')
 }
 
 interface MathFields {
   readonly math?: unknown
   readonly math_property?: unknown
   readonly math_group_type_index?: unknown
+  readonly math_hogql?: unknown
 }
 
 /** A series' math after PostHog's rewrites, checked; throws ValidationError under `path`. */
@@ -199,7 +198,10 @@ function seriesMath(fields: MathFields, insight: Insight, path: ReadonlyArray<st
     if (typeof g !== 'number' || !Number.isInteger(g) || g < 0 || g > 4) invalid([...path, 'math_group_type_index'], 'math "unique_group" needs math_group_type_index between 0 and 4')
     groupTypeIndex = g as number
   }
-  if (math === 'hogql') invalid([...path, 'math'], 'math "hogql" is not available yet')
+  if (math === 'hogql') {
+    if (insight === 'STICKINESS') invalid([...path, 'math'], 'math "hogql" is not supported in stickiness')
+    if (typeof fields.math_hogql !== 'string' || blank(fields.math_hogql) === null) invalid([...path, 'math_hogql'], 'math "hogql" needs math_hogql, an aggregate expression such as avg(properties.x)')
+  }
   return { math, mathProperty, groupTypeIndex }
 }
 
@@ -215,7 +217,7 @@ function checkMaths(params: Record<string, unknown>, insight: Insight): void {
 }
 
 function checkSeries(entity: SeriesEntity, insight: Insight): TrendSeries {
-  const math = seriesMath({ math: entity.math, math_property: entity.mathProperty, math_group_type_index: entity.mathGroupTypeIndex }, insight, [entity.kind, entity.index])
+  const math = seriesMath({ math: entity.math, math_property: entity.mathProperty, math_group_type_index: entity.mathGroupTypeIndex, math_hogql: entity.mathHogql }, insight, [entity.kind, entity.index])
   const label = entity.kind === 'actions' ? (blank(entity.name) ?? String(entity.actionId)) : (entity.event ?? 'All events')
   return { entity, ...math, label }
 }
