@@ -1,9 +1,11 @@
-// Benchmark runner: `node benchmarks/run.js ingest [--events N] [--batch N] [--targets duckdb,postgres] ...`.
+// Benchmark runner: `node benchmarks/run.js ingest|trend [--events N] [--batch N] [--targets duckdb,postgres] ...`.
 // Imports the built packages (dist/): run `pnpm build` (or `npx tsc -b`) first; `pnpm bench` does.
 import { parseArgs } from 'node:util'
 import { CHILD_FLAG } from './measure.js'
 import { floorChild, generateOnlyChild, ingestTargetChild } from './ingest-children.js'
 import { runIngest } from './ingest.js'
+import { runTrendBenchmark } from './trend.js'
+import { trendTargetChild } from './trend-children.js'
 import { parseTarget, TARGETS } from './targets.js'
 
 const USAGE = `usage: node benchmarks/run.js ingest [options]
@@ -19,13 +21,21 @@ const USAGE = `usage: node benchmarks/run.js ingest [options]
   --profile         write a CPU profile per capture child (node --cpu-prof) and summarise it
 
 Postgres: SIGHTLINE_PG_URL (default postgres://postgres@127.0.0.1:5432/test); a fresh schema per
-run, dropped afterwards. DuckDB: a file in a temp dir, removed afterwards.`
+run, dropped afterwards. DuckDB: a file in a temp dir, removed afterwards.
+
+usage: node benchmarks/run.js trend [--events N] [--targets LIST] [--rounds N] [--batch N]
+
+  Captures the sample events (default 1,000,000) into each target, then times daily total (UTC
+  and America/New_York), daily uniques, weekly active, a top-10 breakdown with Other and p90 over
+  30 days, each as a ratio to the floor SELECT count(*) ... event = '$pageview' AND <30 days>
+  measured in the same round (default 5 rounds after a warm-up).`
 
 /** Tasks a child process can run; the parent sends one as JSON after the child flag. */
 const CHILD_TASKS = {
   'ingest-generate': generateOnlyChild,
   'ingest-floor': floorChild,
   'ingest-target': ingestTargetChild,
+  'trend-target': trendTargetChild,
 }
 
 async function runChild(json) {
@@ -61,6 +71,18 @@ async function main(argv) {
       help: { type: 'boolean', short: 'h', default: false },
     },
   })
+  if (!values.help && positionals[0] === 'trend') {
+    const targets = values.targets.split(',').map((t) => t.trim()).filter(Boolean)
+    targets.forEach(parseTarget)
+    const report = await runTrendBenchmark({
+      events: argv.includes('--events') ? positiveInteger('--events', values.events) : 1_000_000,
+      batch: positiveInteger('--batch', values.batch),
+      targets,
+      rounds: argv.includes('--rounds') ? positiveInteger('--rounds', values.rounds) : 5,
+    })
+    if (Object.values(report.targets).some((t) => t.error)) process.exitCode = 1
+    return
+  }
   if (values.help || positionals[0] !== 'ingest') {
     console.error(USAGE)
     process.exitCode = values.help ? 0 : 2
