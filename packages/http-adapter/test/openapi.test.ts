@@ -144,6 +144,7 @@ describe('the OpenAPI document', () => {
     await check('POST', `${insights}/funnel/`, { body: funnel })
     await check('GET', `${insights}/funnel/?events=${encodeURIComponent(JSON.stringify(funnel.events))}`)
     await check('GET', `/api/projects/${p}/persons/trends/?events=${encodeURIComponent(JSON.stringify(trend.events))}&entity_id=doc&entity_type=events&date_from=-7d&date_to=-0d`)
+    await check('GET', `/api/projects/${p}/persons/funnel/?events=${encodeURIComponent(JSON.stringify(funnel.events))}&funnel_step=1`)
     await check('POST', `${insights}/cancel/`, { body: { client_query_id: 'nothing-running' } })
     await check('POST', `${insights}/timing/`, { body: { time_to_see_data_ms: 120, type: 'insight_load', context: 'insight' } })
 

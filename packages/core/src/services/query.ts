@@ -1,7 +1,7 @@
 import type { EngineContext } from '../context.js'
 import { ValidationError } from '../errors.js'
 import type { QueryExecutor } from '../query/execution/query-executor.js'
-import { runFunnel, type FunnelResponse } from '../query/funnels/run-funnel.js'
+import { funnelActors, runFunnel, type FunnelResponse } from '../query/funnels/index.js'
 import { runTrend, type TrendResponse } from '../query/trends/run-trend.js'
 import { trendActors, type ActorsPage, type ActorsResult } from '../query/trends/trend-actors.js'
 
@@ -36,6 +36,8 @@ export function queryService(ctx: EngineContext, executor: QueryExecutor) {
   return {
     /** A funnel: steps, trends or time to convert (`funnel_viz_type`), as `POST /insights/funnel/`. */
     funnel: (projectId: number, params: unknown): Promise<FunnelResponse> => run(projectId, params, () => runFunnel(ctx, projectId, params)),
+    /** The persons (or groups) who reached, or dropped off at, a funnel step (`funnel_step`, `funnel_step_breakdown`): its people URLs. */
+    funnelPersons: (projectId: number, params: unknown, page: ActorsPage) => run(projectId, params, () => funnelActors(ctx, projectId, params, page)),
     /** A trend, stickiness or lifecycle analysis (`insight`), as `POST /insights/trend/`. */
     trend: (projectId: number, params: unknown): Promise<TrendResponse> => run(projectId, params, () => runTrend(ctx, projectId, params)),
     /** The persons behind one point of a trend, stickiness or lifecycle result (its `persons_urls`). */

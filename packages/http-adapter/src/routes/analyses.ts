@@ -12,7 +12,7 @@ const projectOf = (ctx: RouteContext<unknown>): Promise<Project> => visibleProje
 const PAGING: ReadonlySet<string> = new Set(['format', 'limit', 'offset'])
 
 type Analysis = 'funnel' | 'trend'
-type Persons = 'trendPersons'
+type Persons = 'funnelPersons' | 'trendPersons'
 
 /** What an analysis answers beyond the common errors (interface 8; PostHog's statuses). */
 const ANALYSIS_ERRORS = {
@@ -78,4 +78,5 @@ export const funnelPost = postAnalysis('funnel')
 export const funnelGet = getAnalysis('funnel')
 export const trendPost = postAnalysis('trend')
 export const trendGet = getAnalysis('trend')
+export const funnelPersons = persons('funnelPersons', 'who reached, or dropped off at, a step of a funnel')
 export const trendPersons = persons('trendPersons', 'behind a point of a trend, stickiness or lifecycle series')

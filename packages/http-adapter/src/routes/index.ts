@@ -69,7 +69,8 @@ export const apiRoutes: ReadonlyArray<Route> = [
   route('GET',    `${INSIGHTS}/trend/`,                                  analyses.trendGet),
   route('POST',   `${INSIGHTS}/trend/`,                                  analyses.trendPost),
   route('GET',    '/api/projects/:project_id/persons/trends/',           analyses.trendPersons),
-  // Next: funnel/correlation/, path/, retention/ (issue 7), persons/funnel/ (funnel people URLs).
+  route('GET',    '/api/projects/:project_id/persons/funnel/',           analyses.funnelPersons),
+  // Next (issue 7): funnel/correlation/, path/, retention/.
 
   route('GET',    `${ACTIONS}/`,                                         actions.list),
   route('POST',   `${ACTIONS}/`,                                         actions.create),
