@@ -16,6 +16,8 @@ import { loadTrendData } from './support/load.js'
 import { trendParams } from './support/trend-params-arbitrary.js'
 
 const RUNS = Number(process.env.SIGHTLINE_TREND_RUNS ?? 100)
+/** Replays a failure: the seed fast-check printed. */
+const SEED = process.env.SIGHTLINE_TREND_SEED === undefined ? undefined : Number(process.env.SIGHTLINE_TREND_SEED)
 const NULL = '$$_posthog_breakdown_null_$$'
 const OTHER = '$$_posthog_breakdown_other_$$'
 
@@ -62,7 +64,7 @@ for (const target of targets) {
           const problems = resultMismatches(actual, expected, { unordered: params.formula !== undefined && (params.breakdown !== undefined || params.breakdowns !== undefined) })
           expect(problems, JSON.stringify(params)).toEqual([])
         }),
-        { numRuns: RUNS, maxSkipsPerRun: 100 },
+        { numRuns: RUNS, maxSkipsPerRun: 100, ...(SEED === undefined ? {} : { seed: SEED }) },
       )
     })
   })

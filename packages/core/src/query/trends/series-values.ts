@@ -11,7 +11,7 @@ import { notOneOfSql } from './key-filter.js'
 import { isPropertyMath } from './maths.js'
 import type { Period } from './periods.js'
 import { rankRows } from './rank-rows.js'
-import { breakdownKeysSql, breakdownNumberSql, seriesScope, type QueryEnv, type SeriesScope } from './series-scope.js'
+import { breakdownKeysSql, breakdownNumberSql, personText, seriesScope, type QueryEnv, type SeriesScope } from './series-scope.js'
 import { isAdditive, planSeries, type BucketGrid, type SeriesPlan } from './series-plan.js'
 import type { TrendRequest, TrendSeries } from './trend-request.js'
 
@@ -196,16 +196,21 @@ function cumulate(request: TrendRequest, row: ValueRow): ValueRow {
   return { ...row, values: row.values.map((v) => (sum += v)) }
 }
 
-/** Equal-width bins of each histogram dimension, from the smallest and largest number among the series' rows. */
+/** Equal-width bins of each histogram dimension, from the smallest and largest number among the rows the series counts. */
 export async function histogramBinsFor(ctx: EngineContext, request: TrendRequest, series: TrendSeries, env: QueryEnv, plan: SeriesPlan): Promise<Array<HistogramBin[] | null>> {
   const dims = request.breakdowns.map((b, i) => (b.histogramBinCount !== null ? i : -1)).filter((i) => i >= 0)
   if (dims.length === 0) return request.breakdowns.map(() => null)
-  const scope = seriesScope(env, request, series, plan.range, { withoutPersons: true })
-  const columns = dims.flatMap((i) => {
-    const x = breakdownNumberSql(env, request, i, scope.sources)
-    return [sql`cast(min(${x}) as float8) as ${sql.raw(`lo${i}`)}`, sql`cast(max(${x}) as float8) as ${sql.raw(`hi${i}`)}`]
-  })
-  const query = sql<Record<string, unknown>>`select ${sql.join(columns, sql`, `)} from ${scope.from} where ${scope.where}`
+  const firstTime = plan.kind === 'first-time'
+  const scope = seriesScope(env, request, series, firstTime ? null : plan.range, { withoutPersons: !firstTime })
+  const values = dims.map((i) => sql`${breakdownNumberSql(env, request, i, scope.sources)} as ${sql.raw(`x${i}`)}`)
+  const bounds = dims.flatMap((i) => [sql`cast(min(${sql.raw(`x${i}`)}) as float8) as ${sql.raw(`lo${i}`)}`, sql`cast(max(${sql.raw(`x${i}`)}) as float8) as ${sql.raw(`hi${i}`)}`])
+  const s = scope.sources
+  // first_time_for_user bins the values of the first events it counts, as its rows are those events.
+  const rows = firstTime
+    ? sql`select * from (select ${sql.join(values, sql`, `)}, ${s.timestampMicros} as u, row_number() over (partition by ${personText()} order by ${s.timestamp}, cast(${s.uuid} as text)) as rn from ${scope.from} where ${scope.where}) as f
+        where rn = 1 and u >= ${sql.lit(plan.range.fromMicros)} and u <= ${sql.lit(plan.range.toMicros)}`
+    : sql`select ${sql.join(values, sql`, `)} from ${scope.from} where ${scope.where}`
+  const query = sql<Record<string, unknown>>`select ${sql.join(bounds, sql`, `)} from (${rows}) as r`
   const [row] = (await runStorage('trend histogram bins', () => query.execute(ctx.db))).rows
   return request.breakdowns.map((b, i) => {
     if (b.histogramBinCount === null) return null
