@@ -20,22 +20,10 @@ const DISAGREEMENTS: Record<string, string> = {
   'multi-breakdown with limit 2: parts joined by ::, Other in every position': 'PostHog ranks combinations with a null part after real ones before applying the limit',
 }
 
-/**
- * Examples blocked by code outside trends: cohort membership compiles
- * event-scope.ts's PERSON_ID, `coalesce(pdi.person_uuid, e.distinct_id)`,
- * which neither database accepts (uuid and text in one COALESCE).
- */
-const BLOCKED: Record<string, string> = {
-  'cohort breakdown: a person counts in every cohort it belongs to; "all" is everyone': 'cohort membership SQL (PERSON_ID mixes uuid and text)',
-  'nested OR of person and cohort filters, with a group filter on the series': 'cohort membership SQL (PERSON_ID mixes uuid and text)',
-}
-
 /** Examples this suite cannot run, each with its reason. */
 function skipReason(example: TrendExample): string | null {
   const disagreement = DISAGREEMENTS[example.name]
   if (disagreement) return `known disagreement: ${disagreement}`
-  const blocked = BLOCKED[example.name]
-  if (blocked) return `blocked outside trends: ${blocked}`
   return null
 }
 
