@@ -33,6 +33,8 @@ export interface QueryExtensions {
   cohortCondition(cohortId: number, path: ReadonlyArray<string | number>): Expression<SqlBool>
   /** The cohort's name, for breakdown labels; null when it has none. */
   cohortName(cohortId: number): string | null
+  /** A loaded action's stored name (series and step labels, as PostHog's); null when it was not loaded. */
+  actionName(actionId: number): string | null
   /** The joins the loaded actions' step filters read (person or group properties): add to the scope's needs. */
   readonly needs: FilterNeeds
   /** Extra filter sources for `eventScope({ extensions })`: cohort filters (and HogQL where available). */
@@ -87,6 +89,7 @@ export async function prepareQueryExtensions(ctx: EngineContext, projectId: numb
       return cohortMembership(id, catalog, cohortScope)
     },
     cohortName: (id) => catalog.cohorts.get(id)?.name ?? null,
+    actionName: (id) => actions.get(id)?.name ?? null,
     needs,
     filterSources: {
       cohort: cohortFilterSource(catalog, cohortScope),

@@ -1,3 +1,4 @@
+import { nowIso } from '../../time/timestamp.js'
 import { sql, type Expression } from 'kysely'
 import type { EngineContext } from '../../context.js'
 import { runStorage } from '../../db/run.js'
@@ -46,7 +47,7 @@ export async function runFunnel(ctx: EngineContext, projectId: number, params: u
       : request.viz === 'trends'
         ? await trendsView(ctx, request, env)
         : await stepsView(ctx, request, env)
-  return { result, timezone: env.project.timezone, last_refresh: ctx.clock().toISOString(), is_cached: false }
+  return { result, timezone: env.project.timezone, last_refresh: nowIso(ctx.clock), is_cached: false }
 }
 
 /** The CTEs that end in `outcome(tgt, p0.., reached, t1..tn)`: every run's furthest step and step times. */

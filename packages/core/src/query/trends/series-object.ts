@@ -61,6 +61,8 @@ export function filterObject(request: TrendRequest, period: Period): Record<stri
 /** Names shown for breakdown values that are ids (cohorts). */
 export interface BreakdownNames {
   cohortName(cohortId: number): string | null
+  /** The stored name of an action; PostHog labels an action series by it (`series_event`). */
+  actionName?(actionId: number): string | null
 }
 
 const isCohort = (request: TrendRequest) => request.breakdowns[0]?.type === 'cohort'
@@ -86,7 +88,9 @@ function breakdownValue(request: TrendRequest, row: ValueRow): string | number |
 
 /** The objects of one series over one period, one per row. */
 export function seriesObjects(request: TrendRequest, outcome: SeriesOutcome, projectId: number, names: BreakdownNames): TrendSeriesObject[] {
-  const { series, period } = outcome
+  const { period } = outcome
+  const stored = outcome.series.entity.kind === 'actions' ? names.actionName?.(outcome.series.entity.actionId!) : null
+  const series = stored ? { ...outcome.series, label: stored } : outcome.series
   const filter = filterObject(request, period)
   const action = actionObject(series, period)
   return outcome.rows.map((row) => {
