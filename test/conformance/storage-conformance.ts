@@ -6,6 +6,8 @@ import { definitionCases, eventDefinitionEditCases } from './definitions.cases.j
 import { groupCases } from './groups.cases.js'
 import { dashboardCases } from './dashboards.cases.js'
 import { insightCases } from './insights.cases.js'
+import { insightResultCases } from './insight-results.cases.js'
+import { insightDashboardResultCases } from './insights.dashboard.cases.js'
 import { pluginCases } from './plugins.cases.js'
 import { personCases } from './persons.cases.js'
 import { resourceCases } from './resources.cases.js'
@@ -26,6 +28,8 @@ export function runStorageConformance(target: ConformanceTarget): void {
     definitionCases(target)
     eventDefinitionEditCases(target)
     insightCases(target)
+    insightResultCases(target)
+    insightDashboardResultCases(target)
     dashboardCases(target)
     pluginCases(target)
     actionCases(target)

@@ -47,7 +47,7 @@ export interface Sightline {
   readonly plugins: ReturnType<typeof pluginsService>
   /** Which plugins a project enables, in what order, with what config. */
   readonly pluginConfigs: ReturnType<typeof pluginConfigsService>
-  /** Saved analyses of a project: CRUD, soft delete, views. */
+  /** Saved analyses of a project: CRUD, soft delete, views, and their results through a shared cache. */
   readonly insights: ReturnType<typeof insightsService>
   /** Dashboards and their tiles (the insights they show, with layout and colour). */
   readonly dashboards: ReturnType<typeof dashboardsService>
@@ -106,6 +106,13 @@ export async function createSightline(options: SightlineOptions): Promise<Sightl
     },
   }
 
+  const query = queryService(
+    ctx,
+    new QueryExecutor({
+      timeoutMs: queries.timeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
+      maxConcurrentPerProject: queries.maxConcurrentPerProject ?? DEFAULT_MAX_CONCURRENT_PER_PROJECT,
+    }),
+  )
   return Object.freeze({
     organizations: organizationsService(ctx),
     projects: projectsService(ctx),
@@ -120,17 +127,11 @@ export async function createSightline(options: SightlineOptions): Promise<Sightl
     activity: activityLogService(ctx),
     plugins: pluginsService(ctx, config),
     pluginConfigs: pluginConfigsService(ctx),
-    insights: insightsService(ctx),
+    insights: insightsService(ctx, query),
     dashboards: dashboardsService(ctx),
     actions: actionsService(ctx),
     cohorts: cohortsService(ctx),
-    query: queryService(
-      ctx,
-      new QueryExecutor({
-        timeoutMs: queries.timeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
-        maxConcurrentPerProject: queries.maxConcurrentPerProject ?? DEFAULT_MAX_CONCURRENT_PER_PROJECT,
-      }),
-    ),
+    query,
     capture: (projectId: number, events: ReadonlyArray<CaptureInput>) => capture(ctx, projectId, events),
     close() {
       closed = true

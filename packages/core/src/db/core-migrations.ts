@@ -314,5 +314,28 @@ export function coreMigrations(capabilities: StorageCapabilities): Record<string
           .execute()
       },
     },
+    core_0005_insight_cache: {
+      async up(db: Kysely<any>) {
+        // Computed insight results, shared by every engine on the database. `claim` names the
+        // computation that may store the row's result; capture deletes rows it makes stale.
+        await db.schema
+          .createTable('insight_cache')
+          .addColumn('project_id', 'integer', (c) => c.notNull())
+          .addColumn('cache_key', 'text', (c) => c.notNull())
+          .addColumn('claim', 'text')
+          .addColumn('result', json)
+          .addColumn('last_refresh', tstz)
+          .addColumn('next_allowed_client_refresh', tstz)
+          .addColumn('stale_at', tstz)
+          .addColumn('lazy_stale_at', tstz)
+          .addColumn('expires_at', tstz)
+          .addColumn('range_from', tstz)
+          .addColumn('range_to', tstz)
+          .addColumn('on_merge', 'boolean', (c) => c.notNull())
+          .addColumn('on_person_change', 'boolean', (c) => c.notNull())
+          .addPrimaryKeyConstraint('insight_cache_pk', ['project_id', 'cache_key'])
+          .execute()
+      },
+    },
   }
 }

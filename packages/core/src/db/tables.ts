@@ -30,6 +30,7 @@ export interface SightlineDatabase {
   actions: ActionsTable
   cohorts: CohortsTable
   cohort_people: CohortPeopleTable
+  insight_cache: InsightCacheTable
 }
 
 /** A timestamp column: written as an ISO string, read as an ISO string. */
@@ -314,6 +315,34 @@ export interface CohortPeopleTable {
   project_id: number
   cohort_id: number
   person_uuid: string
+}
+
+/**
+ * Computed insight results by project and cache key (see `insights/insight-cache.ts`).
+ * A row without `last_refresh` holds only a claim: nothing computed yet.
+ */
+export interface InsightCacheTable {
+  project_id: number
+  /** Hex SHA-256 of what was computed: params, time zone, week start, test-account filters. */
+  cache_key: string
+  /** The computation allowed to store a result here; null once stored. */
+  claim: string | null
+  /** The analysis' `result`. */
+  result: Json<unknown> | null
+  last_refresh: Timestamp | null
+  next_allowed_client_refresh: Timestamp | null
+  /** PostHog's staleness by age (default and lazy thresholds); null: never stale by age. */
+  stale_at: Timestamp | null
+  lazy_stale_at: Timestamp | null
+  /** When the relative dates resolve differently: the row no longer answers; null: never. */
+  expires_at: Timestamp | null
+  /** Events captured with timestamps in this range delete the row; null: unbounded on that side. */
+  range_from: Timestamp | null
+  range_to: Timestamp | null
+  /** Captures that merge persons delete the row. */
+  on_merge: boolean
+  /** Captures that change person or group properties delete the row. */
+  on_person_change: boolean
 }
 
 /** The row shape handed to `StorageDriver.insertEvents`: what is written, in column order. */

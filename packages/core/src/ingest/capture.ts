@@ -15,6 +15,7 @@ import { initialPersonProperties, NO_UPDATES, personPropertyUpdates, type Person
 import { PersonStore, type PersonState } from './person-store.js'
 import { prepareEvents, type PreparedEvent } from './prepare-events.js'
 import { requireProject } from '../services/require-project.js'
+import { capturedSpan, invalidateInsightCache } from '../insights/captured-span.js'
 
 const IDENTITY_EVENTS = new Set(['$identify', '$create_alias', '$merge_dangerously', '$groupidentify'])
 const isObject = (v: unknown): v is Properties => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -38,6 +39,7 @@ export async function capture(ctx: EngineContext, projectId: number, input: unkn
       ctx.db.transaction().execute(async (trx) => {
         const warnings: IngestionWarning[] = []
         const fresh = await dropDuplicates(trx, projectId, prepared)
+        const span = capturedSpan(fresh)
         const persons = new PersonStore(trx, projectId, ctx.adapter.capabilities)
         const groups = new GroupStore(trx, projectId, ctx.adapter.capabilities)
         const definitions = new DefinitionsCollector(Math.floor(now / 1e6))
@@ -71,6 +73,8 @@ export async function capture(ctx: EngineContext, projectId: number, input: unkn
         await groups.flush()
         const definitionsWritten = await definitions.flush(trx, projectId, insertedAt, ctx.definitionsCache, nowMs)
         const stored = await ctx.driver.insertEvents(trx, rows)
+        // Last, so cached insight results disappear in the same commit as the events that change them.
+        if (span) await invalidateInsightCache(trx, projectId, span)
         const skipped = prepared.length - fresh.length + (rows.length - stored)
         return { result: { stored, duplicates: skipped, warnings }, definitionsWritten }
       }),

@@ -95,6 +95,7 @@ export async function toInsights(db: Db, project: ProjectInfo, rows: ReadonlyArr
         lastRefresh: r.last_refresh,
         nextAllowedClientRefresh: null,
         result: null,
+        isCached: false,
         createdAt: r.created_at,
         createdBy: (r.created_by !== null && users.get(r.created_by)) || null,
         description: r.description,

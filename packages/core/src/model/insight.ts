@@ -63,10 +63,23 @@ export const Insight = Schema.Struct({
   dashboards: Schema.Array(Schema.Int),
   /** The tiles showing the insight: not removed, on dashboards not deleted. */
   dashboardTiles: Schema.Array(InsightDashboardTile),
+  /** When `result` was computed (ISO 8601 UTC); null without a result. */
   lastRefresh: Schema.NullOr(Schema.String),
+  /** From when a `refresh: true` recomputes (`lastRefresh` plus PostHog's refresh interval); null without a result. */
   nextAllowedClientRefresh: Schema.NullOr(Schema.String),
-  /** The computed result; null until results are computed for saved insights. */
+  /**
+   * The computed result, as `sightline.query.trend` or `.funnel` answers it
+   * for the insight's filters. Only `insights.get` computes; lists, create and
+   * update leave it null, as do insights that do not compute (retention and
+   * paths, query nodes without a legacy equivalent, no filters).
+   */
   result: Schema.Unknown,
+  /** Whether `result` was read from the cache rather than computed by this call. */
+  isCached: Schema.Boolean,
+  /** With `fromDashboard`, when the insight is on that dashboard: the tile's layouts. */
+  layouts: Schema.optional(JsonObject),
+  /** With `fromDashboard`, when the insight is on that dashboard: the tile's colour. */
+  color: Schema.optional(Schema.NullOr(Schema.String)),
   createdAt: Schema.String,
   createdBy: Schema.NullOr(UserSummary),
   description: Schema.NullOr(Schema.String),
@@ -123,6 +136,28 @@ export const CreateInsightInput = InsightInput
 export type CreateInsightInput = typeof InsightInput.Type
 export const UpdateInsightInput = InsightInput
 export type UpdateInsightInput = typeof InsightInput.Type
+
+/** PostHog's query execution modes, which `refresh` takes besides booleans. */
+export const REFRESH_MODES = ['blocking', 'force_blocking', 'force_cache', 'async', 'lazy_async', 'force_async', 'async_except_on_cache_miss'] as const
+export type RefreshMode = (typeof REFRESH_MODES)[number]
+
+/** How `insights.get` computes the result. */
+export const GetInsightOptions = Schema.Struct({
+  /**
+   * Default: answer a fresh cached result, else compute (PostHog's `blocking`).
+   * `true`: recompute once `nextAllowedClientRefresh` has passed, else answer
+   * the cached result. `force_cache`: never compute (null when nothing is
+   * cached). `force_blocking`: always compute. See the core README, "Insight
+   * results and cache", for every mode.
+   */
+  refresh: Schema.optional(Schema.Union([Schema.Boolean, Schema.Literals(REFRESH_MODES)])),
+  /**
+   * A dashboard showing the insight: its filter overrides apply and the
+   * tile's layouts and colour are returned. Ignored when the insight is not on it (as PostHog).
+   */
+  fromDashboard: Schema.optional(Schema.Int),
+})
+export type GetInsightOptions = typeof GetInsightOptions.Type
 
 /** Filters of `insights.list`, and the page. */
 export const ListInsightsOptions = Schema.Struct({

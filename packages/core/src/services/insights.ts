@@ -8,7 +8,11 @@ import { generateShortId } from '../insights/short-id.js'
 import { isRowId, placeOnDashboards, putTile, resolveDashboards } from '../insights/tiles.js'
 import type { ActivityChange, ActivityEntry } from '../model/activity.js'
 import type { Actor } from '../model/actor.js'
-import { CreateInsightInput, ListInsightsOptions, UpdateInsightInput, type Insight } from '../model/insight.js'
+import { applyDashboardFilters } from '../insights/dashboard-filters.js'
+import { insightResults, type InsightAnalyses } from '../insights/insight-result.js'
+import { findTileContext } from '../insights/tile-context.js'
+import { CreateInsightInput, GetInsightOptions, ListInsightsOptions, UpdateInsightInput, type Insight } from '../model/insight.js'
+import { loadQueryProject } from '../query/scope/query-project.js'
 import { DEFAULT_PAGE_SIZE, PageOptions, type Page } from '../model/page.js'
 import type { SightlineDatabase } from '../storage.js'
 import { nowIso } from '../time/timestamp.js'
@@ -45,8 +49,13 @@ async function recordView(db: Kysely<SightlineDatabase>, projectId: number, insi
     .execute()
 }
 
-export function insightsService(ctx: EngineContext) {
+/**
+ * Saved insights. `analyses` computes their results (the engine's
+ * `sightline.query`, so they run under its executor).
+ */
+export function insightsService(ctx: EngineContext, analyses: InsightAnalyses) {
   const activityLog = activityLogService(ctx)
+  const results = insightResults(ctx, analyses)
 
   const record = (db: Kysely<SightlineDatabase>, project: ProjectInfo, row: InsightRow, actor: Actor | undefined, activity: string, changes: ActivityChange[]) =>
     recordActivity(db, ctx.clock, {
@@ -181,13 +190,35 @@ export function insightsService(ctx: EngineContext) {
       )
     },
 
-    /** The insight, or `NotFoundError` (also when soft-deleted, as PostHog: restore it with `update(..., { deleted: false })`). */
-    async get(projectId: number, id: number): Promise<Insight> {
+    /**
+     * The insight with its computed result, or `NotFoundError` (also when
+     * soft-deleted, as PostHog: restore it with `update(..., { deleted: false })`).
+     * The result comes from the cache or is computed, as `refresh` asks
+     * (default: a fresh cached result, else computed); see `GetInsightOptions`.
+     * With `fromDashboard` naming a dashboard that shows the insight, its
+     * filter overrides apply (`filters` shows them, for filter-based
+     * insights) and the tile's `layouts` and `color` are added. Throws
+     * ValidationError under `filters` or `query` when they cannot be computed.
+     */
+    async get(projectId: number, id: number, options: GetInsightOptions = {}): Promise<Insight> {
       ctx.assertOpen()
-      return runStorage('get insight', async () => {
+      const o = decodeOrThrow(GetInsightOptions, options, 'invalid insight options')
+      const { row, insight, tile } = await runStorage('get insight', async () => {
         const project = await findProject(ctx.db, projectId)
-        return one(ctx.db, project, await findInsightRow(ctx.db, project.id, id))
+        const row = await findInsightRow(ctx.db, project.id, id)
+        const tile = o.fromDashboard === undefined ? null : await findTileContext(ctx.db, project.id, o.fromDashboard, row.id)
+        return { row, insight: await one(ctx.db, project, row), tile }
       })
+      const project = await loadQueryProject(ctx, projectId)
+      const definition = { filters: row.filters, query: row.query ?? null }
+      const computed = await results.resolve(project, definition, tile?.dashboardFilters ?? null, o.refresh)
+      return {
+        ...insight,
+        // PostHog shows a filter-based insight's filters as the dashboard applies them.
+        ...(tile && definition.query === null && { filters: applyDashboardFilters(row.filters, tile.dashboardFilters) }),
+        ...computed,
+        ...(tile && { layouts: tile.layouts, color: tile.color }),
+      }
     },
 
     /**
