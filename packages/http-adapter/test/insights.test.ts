@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { BASE, json, type World, world, walk } from './fixture.js'
 
 let w: World
@@ -170,7 +170,7 @@ describe('list', () => {
 })
 
 describe('retrieve, update, soft delete', () => {
-  test('GET: the listed object; from_dashboard and refresh are validated; result null, is_cached false', async () => {
+  test('GET: the listed object for an insight without filters (nothing to compute); from_dashboard and refresh are validated', async () => {
     const created = await create({ name: 'One' })
     for (const query of ['', '?from_dashboard=3', '?refresh=true', '?refresh=0', '?refresh=force_blocking', '?from_dashboard=1&refresh=false']) {
       const r = await w.call('GET', `${base()}/${created.id}/${query}`)
@@ -227,6 +227,71 @@ describe('retrieve, update, soft delete', () => {
     expect((await w.call('DELETE', `${base()}/${created.id}/`, { key: null })).status).toBe(401)
     expect((await w.call('DELETE', `${base()}/${created.id}/`, { key: await w.keyWith('insight:read') })).status).toBe(403)
     expect((await w.call('DELETE', `/api/projects/${w.otherProject.id}/insights/${created.id}/`)).status).toBe(404)
+  })
+})
+
+describe('results (GET computes, through the cache)', () => {
+  // NOW is 2026-01-15T12:00Z in a UTC project: -7d covers Jan 8 .. Jan 15, eight days.
+  const TREND = { insight: 'TRENDS', events: [{ id: 'signed_up' }], date_from: '-7d' }
+  beforeAll(async () => {
+    await w.sightline.capture(w.project.id, [
+      { event: 'signed_up', distinctId: 'u1', timestamp: '2026-01-10T10:00:00Z' },
+      { event: 'signed_up', distinctId: 'u2', timestamp: '2026-01-15T09:00:00Z' },
+    ])
+  })
+  const get = async (id: number, query = '') => {
+    const r = await w.call('GET', `${base()}/${id}/${query}`)
+    expect(r.status, query).toBe(200)
+    return json(r)
+  }
+
+  test('the result as /insights/trend/ answers it; is_cached false, then true; refresh modes', async () => {
+    const created = await create({ name: 'Signups', filters: TREND })
+    const first = await get(created.id)
+    expect(Object.keys(first).sort()).toEqual(INSIGHT_FIELDS)
+    expect(first).toMatchObject({ is_cached: false, last_refresh: '2026-01-15T12:00:00.000000Z', next_allowed_client_refresh: '2026-01-15T12:15:00.000000Z', timezone: 'UTC' })
+    expect(first.result[0].data).toEqual([0, 0, 1, 0, 0, 0, 0, 1])
+    const trend = await w.call('POST', `/api/projects/${w.project.id}/insights/trend/`, { body: first.filters })
+    expect(first.result).toEqual((await json(trend)).result)
+    expect(await get(created.id)).toEqual({ ...first, is_cached: true })
+    for (const query of ['?refresh=true', '?refresh=blocking', '?refresh=async', '?refresh=lazy_async', '?refresh=force_cache']) {
+      expect((await get(created.id, query)).is_cached, query).toBe(true)
+    }
+    for (const query of ['?refresh=force_blocking', '?refresh=force_async']) expect((await get(created.id, query)).is_cached, query).toBe(false)
+    const fresh = await create({ filters: { ...TREND, interval: 'week' } })
+    expect(await get(fresh.id, '?refresh=force_cache')).toMatchObject({ result: null, is_cached: false, last_refresh: null, next_allowed_client_refresh: null })
+  })
+
+  test('from_dashboard applies the overrides and adds the tile’s layouts and colour; another dashboard is ignored', async () => {
+    const created = await create({ filters: TREND })
+    const layouts = { sm: { x: 0, y: 0, w: 6, h: 5 } }
+    const recent = await w.sightline.dashboards.create(w.project.id, { name: 'Recent', filters: { date_from: '-3d' } })
+    const other = await w.sightline.dashboards.create(w.project.id, { name: 'Other', filters: { date_from: '-3d' } })
+    await w.sightline.dashboards.addTile(w.project.id, recent.id, { insightId: created.id, layouts, color: 'purple' })
+    const onRecent = await get(created.id, `?from_dashboard=${recent.id}`)
+    expect(Object.keys(onRecent).sort()).toEqual([...INSIGHT_FIELDS, 'color', 'layouts'].sort())
+    // -3d: Jan 12 .. Jan 15.
+    expect(onRecent).toMatchObject({ layouts, color: 'purple', filters: { ...TREND, date_from: '-3d' }, is_cached: false })
+    expect(onRecent.result[0].data).toEqual([0, 0, 0, 1])
+    const elsewhere = await get(created.id, `?from_dashboard=${other.id}`)
+    expect(Object.keys(elsewhere).sort()).toEqual(INSIGHT_FIELDS)
+    expect(elsewhere.result[0].data).toEqual([0, 0, 1, 0, 0, 0, 0, 1])
+  })
+
+  test('filters the analysis refuses are a 400 naming the field; viewed/ never computes', async () => {
+    const bad = await create({ filters: { ...TREND, events: [{ id: 'signed_up', math: 'nope' }] } })
+    const r = await w.call('GET', `${base()}/${bad.id}/`)
+    expect(r.status).toBe(400)
+    expect(await json(r)).toMatchObject({ type: 'validation_error', attr: 'filters__events__0__math' })
+    const created = await create({ filters: { ...TREND, interval: 'month' } })
+    const trend = vi.spyOn(w.sightline.query, 'trend')
+    try {
+      const viewed = await w.call('POST', `${base()}/${created.id}/viewed/`)
+      expect(await json(viewed)).toMatchObject({ result: null, is_cached: false })
+      expect(trend).not.toHaveBeenCalled()
+    } finally {
+      trend.mockRestore()
+    }
   })
 })
 
@@ -298,7 +363,8 @@ describe('?format=csv on every insight endpoint', () => {
       expect(r.headers.get('content-type')).toBe('text/csv; charset=utf-8')
       return r.text()
     }
-    const one = await csv('GET', `/${created.id}/`)
+    // force_cache: nothing is computed, so every endpoint answers the same row.
+    const one = await csv('GET', `/${created.id}/?refresh=force_cache`)
     const [header, row, end] = one.split('\r\n')
     expect(header!.split(',')).toEqual(expect.arrayContaining(['id', 'name', 'filters.events.0.id', 'created_by.email', 'is_cached', 'short_id']))
     expect(row).toContain('"Exported, ""quoted"""')

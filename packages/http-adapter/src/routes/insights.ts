@@ -1,5 +1,5 @@
 import { Schema } from 'effect'
-import type { Actor, CreateInsightInput, JsonObject, Project } from '@sightline/core'
+import type { Actor, CreateInsightInput, JsonObject, Project, Sightline } from '@sightline/core'
 import { principalOf, visibleProject } from '../access.js'
 import { invalidInput } from '../errors.js'
 import { activityPageOf, respondActivity } from '../internal/activity.js'
@@ -25,6 +25,7 @@ const TRUE = new Set(['true', '1', 'yes', 'on', 't', 'y'])
 const FALSE = new Set(['false', '0', 'no', 'off', 'f', 'n'])
 /** PostHog's query execution modes, which its app sends as `refresh` besides booleans. */
 const REFRESH_MODES = new Set(['async', 'async_except_on_cache_miss', 'blocking', 'force_async', 'force_blocking', 'force_cache', 'lazy_async'])
+type RefreshOption = NonNullable<Parameters<Sightline['insights']['get']>[2]>['refresh']
 
 const present = (query: URLSearchParams, name: string): string | undefined => {
   const raw = query.get(name)
@@ -144,25 +145,39 @@ export const create = endpoint({
   },
 })
 
+/** `refresh`: a DRF boolean, or one of PostHog's execution modes. */
+function refreshParam(query: URLSearchParams): RefreshOption {
+  const raw = present(query, 'refresh')?.toLowerCase()
+  if (raw === undefined) return undefined
+  if (TRUE.has(raw)) return true
+  if (FALSE.has(raw)) return false
+  if (REFRESH_MODES.has(raw)) return raw as RefreshOption
+  throw invalidInput("Must be a valid boolean, or one of PostHog's refresh modes.", 'refresh')
+}
+
 export const retrieve = endpoint({
-  summary: 'Read an insight (a soft-deleted one is not found).',
+  summary: 'Read an insight with its result, from the cache or computed (a soft-deleted insight is not found).',
   tag: TAG,
   access: { scope: 'insight:read' },
   formats: FORMATS,
   query: [
-    { name: 'from_dashboard', schema: Schema.Int, description: 'The dashboard the insight is loaded for.' },
-    { name: 'refresh', schema: Schema.String, description: 'Ask for a refresh: a boolean, or one of PostHog\'s modes (`async`, `blocking`, `force_blocking` ...).' },
+    {
+      name: 'from_dashboard',
+      schema: Schema.Int,
+      description: "The dashboard the insight is loaded for: its filter overrides apply and the tile's `layouts` and `color` are added (ignored when the insight is not on it).",
+    },
+    {
+      name: 'refresh',
+      schema: Schema.String,
+      description:
+        "Default: a fresh cached result, else computed. `true`: recompute once `next_allowed_client_refresh` has passed. PostHog's modes: `blocking`, `force_blocking` (always compute), `force_cache` (never compute), `async`, `lazy_async`, `async_except_on_cache_miss`, `force_async` (computed in the request: no background workers).",
+    },
   ],
   responses: { 200: Insight },
   async handle(ctx) {
     const project = await projectOf(ctx)
-    // Results are a later part of the interface: the parameters are checked, and change nothing yet.
-    integerParam(ctx.query, 'from_dashboard')
-    const refresh = present(ctx.query, 'refresh')?.toLowerCase()
-    if (refresh !== undefined && !TRUE.has(refresh) && !FALSE.has(refresh) && !REFRESH_MODES.has(refresh)) {
-      throw invalidInput("Must be a valid boolean, or one of PostHog's refresh modes.", 'refresh')
-    }
-    return respond(ctx, insightToWire(await ctx.sightline.insights.get(project.id, idOf(ctx))))
+    const options = { fromDashboard: integerParam(ctx.query, 'from_dashboard'), refresh: refreshParam(ctx.query) }
+    return respond(ctx, insightToWire(await ctx.sightline.insights.get(project.id, idOf(ctx), options)))
   },
 })
 
@@ -212,7 +227,7 @@ export const itemActivity = endpoint({
 })
 
 export const viewed = endpoint({
-  summary: 'Record that the caller viewed the insight now; answers the insight. The body is validated and ignored.',
+  summary: 'Record that the caller viewed the insight now; answers the insight with its cached result (never computed). The body is validated and ignored.',
   tag: TAG,
   access: { scope: 'insight:read' },
   formats: FORMATS,
@@ -221,7 +236,8 @@ export const viewed = endpoint({
   async handle(ctx) {
     const project = await projectOf(ctx)
     await ctx.sightline.insights.viewed(project.id, idOf(ctx), actorOf(ctx))
-    return respond(ctx, insightToWire(await ctx.sightline.insights.get(project.id, idOf(ctx))))
+    // Recording a view computes nothing: the result is whatever is cached.
+    return respond(ctx, insightToWire(await ctx.sightline.insights.get(project.id, idOf(ctx), { refresh: 'force_cache' })))
   },
 })
 

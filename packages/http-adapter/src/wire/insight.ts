@@ -24,7 +24,9 @@ export const Insight = Schema.Struct({
   dashboard_tiles: Schema.Array(DashboardTile),
   last_refresh: Schema.NullOr(DateTime),
   next_allowed_client_refresh: Schema.NullOr(DateTime),
-  result: Schema.Null.annotate({ description: 'The computed result: not computed yet by this interface, always null.' }),
+  result: Schema.Unknown.annotate({
+    description: "The computed result, as `/insights/trend/` or `/insights/funnel/` answers it for the insight's filters; null in lists, for insights that do not compute (retention, paths, no filters) and for `refresh=force_cache` with nothing cached.",
+  }),
   created_at: DateTime,
   created_by: Schema.NullOr(UserBasic),
   description: Schema.NullOr(Schema.String),
@@ -38,7 +40,9 @@ export const Insight = Schema.Struct({
   effective_restriction_level: Schema.Literals([21, 37]),
   effective_privilege_level: Schema.Literals([21, 37]),
   timezone: Schema.String,
-  is_cached: Schema.Boolean.annotate({ description: 'Whether `result` came from a cache: false while results are not computed.' }),
+  is_cached: Schema.Boolean.annotate({ description: 'Whether `result` came from the cache rather than being computed by this request.' }),
+  layouts: Schema.optionalKey(FreeForm.annotate({ description: "With `from_dashboard` naming a dashboard that shows the insight: the tile's layouts." })),
+  color: Schema.optionalKey(Schema.NullOr(Schema.String).annotate({ description: "With `from_dashboard` naming a dashboard that shows the insight: the tile's colour." })),
 }).annotate({ identifier: 'Insight' })
 export type WireInsight = typeof Insight.Type
 
@@ -86,8 +90,7 @@ export const insightToWire = (i: CoreInsight): WireInsight => ({
   dashboard_tiles: i.dashboardTiles.map((t) => ({ id: t.id, dashboard_id: t.dashboardId, deleted: t.deleted })),
   last_refresh: i.lastRefresh,
   next_allowed_client_refresh: i.nextAllowedClientRefresh,
-  // Results are computed by a later part of the interface: until then, nothing is invented.
-  result: null,
+  result: i.result ?? null,
   created_at: i.createdAt,
   created_by: userToWire(i.createdBy),
   description: i.description,
@@ -101,5 +104,7 @@ export const insightToWire = (i: CoreInsight): WireInsight => ({
   effective_restriction_level: i.effectiveRestrictionLevel,
   effective_privilege_level: i.effectivePrivilegeLevel,
   timezone: i.timezone,
-  is_cached: false,
+  is_cached: i.isCached,
+  ...(i.layouts !== undefined && { layouts: i.layouts }),
+  ...(i.color !== undefined && { color: i.color }),
 })
