@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import type { FunnelPlan } from '../funnel-plan.js'
-import { carriesRunValue, eventPlan, runCols } from './run-key.js'
-import { bit, cols, hasBit, int, join, type Sql } from './sql-kit.js'
+import { carriesRunValue, eventPlan, runCols, runNames } from './run-key.js'
+import { bit, cols, hasBit, int, join, sameCols, type Sql } from './sql-kit.js'
 
 /** `kind` of an occurrence row. */
 export const P = 1
@@ -14,11 +14,30 @@ export const C = 3
  * one pseudo-event per step, drops exclusions and skips the strict reset).
  */
 export function groupsSql(plan: FunnelPlan): Sql {
-  // trends.rs takes events sharing a timestamp one by one.
-  if (plan.trends) return sql`select r.*, 0 as multi from runs as r`
-  plan = eventPlan(plan)
-  const w = sql`partition by ${runCols(plan)}, ts`
-  return sql`select r.*, (case when count(*) over (${w}) > 1 and (min(sm) over (${w}) <> max(sm) over (${w}) or min(xm) over (${w}) <> max(xm) over (${w})) then 1 else 0 end) as multi from runs as r`
+  const base = eventPlan(plan)
+  const run = runCols(base)
+  const source = plan.order === 'strict' ? sql`cmp` : sql`runs`
+  // trends.rs takes events sharing a timestamp one by one. Otherwise the (few) split instants are found by
+  // grouping and joined back: cheaper than a sort of every event by instant.
+  if (plan.trends) return sql`select r.*, 0 as multi from ${source} as r`
+  const split = sql`select ${run}, ts from ${source} as s group by ${run}, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))`
+  return sql`select r.*, (case when m.ts is null then 0 else 1 end) as multi from ${source} as r left join (${split}) as m on ${sameCols(runNames(base), 'm', 'r')} and m.ts = r.ts`
+}
+
+/**
+ * `cmp` (strict funnels): their events, every one of the scope, without the
+ * redundant resets. An event matching nothing only resets the paths: of a row
+ * of them, each alone at its instant (so in no split instant), the first does
+ * all the others would, so only it is kept. One pass over all the events,
+ * before anything else looks at them.
+ */
+export function compactedSql(plan: FunnelPlan): Sql {
+  const run = runCols(eventPlan(plan))
+  return sql`select * from (
+      select r.*, lag(ts) over w as pts, lag(ts, 2) over w as ppts, lead(ts) over w as nts,
+        lag(case when sm = 0 and xm = 0 then 1 else 0 end) over w as pblank
+      from runs as r window w as (partition by ${run} order by ts, fs, uuid)
+    ) as c where not (sm = 0 and xm = 0 and pblank = 1 and pts < ts and (nts is null or nts > ts) and (ppts is null or ppts < pts))`
 }
 
 /**

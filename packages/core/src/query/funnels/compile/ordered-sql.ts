@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { FunnelPlan } from '../funnel-plan.js'
-import { firstLevelSql, groupsSql, occurrencesSql } from './ordered-occurrences-sql.js'
+import { compactedSql, firstLevelSql, groupsSql, occurrencesSql } from './ordered-occurrences-sql.js'
 import { levelSql } from './ordered-level-sql.js'
 import { runCols, runNames } from './run-key.js'
 import { id, int, join, nullOf, sameCols, type Sql } from './sql-kit.js'
@@ -24,6 +24,7 @@ const times = (n: number, upTo: number, alias?: string): Sql =>
  */
 export function orderedOutcomeCtes(plan: FunnelPlan): Array<readonly [string, Sql]> {
   const ctes: Array<readonly [string, Sql]> = [
+    ...(plan.order === 'strict' ? [['cmp', compactedSql(plan)] as const] : []),
     ['grp', groupsSql(plan)],
     ['occ', occurrencesSql(plan)],
     ['t1', firstLevelSql(plan)],

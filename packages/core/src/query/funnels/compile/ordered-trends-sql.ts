@@ -1,6 +1,6 @@
 import { sql, type Expression } from 'kysely'
 import type { FunnelPlan } from '../funnel-plan.js'
-import { firstLevelSql, groupsSql, occurrencesSql, P } from './ordered-occurrences-sql.js'
+import { compactedSql, firstLevelSql, groupsSql, occurrencesSql, P } from './ordered-occurrences-sql.js'
 import { levelSql } from './ordered-level-sql.js'
 import { eventPlan, runCols, runNames } from './run-key.js'
 import { id, int, join, sameCols, type Sql } from './sql-kit.js'
@@ -30,6 +30,7 @@ export function orderedTrendCtes(plan: FunnelPlan, periodOf: (ts: Expression<num
   const n = plan.n
   const W = int(plan.windowMicros)
   const ctes: Array<readonly [string, Sql]> = [
+    ...(plan.order === 'strict' ? [['cmp', compactedSql(plan)] as const] : []),
     ['grp', groupsSql(plan)],
     ['occ0', sql`select o.*, ${periodOf(sql.ref('o.ts'))} as eper from (${occurrencesSql(base)}) as o`],
     ['t1', firstLevelSql(plan)],

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import type { FunnelPlan } from '../funnel-plan.js'
-import { carriesRunValue, runCols, runNames } from './run-key.js'
-import { id, int, join, sameCols, type Sql } from './sql-kit.js'
+import { carriesRunValue, runCols } from './run-key.js'
+import { id, int, join, type Sql } from './sql-kit.js'
 
 /** The distinct classes of an unordered funnel's steps, with how many steps share each. */
 export function stepClasses(plan: FunnelPlan): Array<{ cls: number; size: number }> {
@@ -16,8 +16,9 @@ export function stepClasses(plan: FunnelPlan): Array<{ cls: number; size: number
  * time, lowest step, uuid), its exclusion `seg`ment, whether it entered the
  * queues (`pushed`), its class `cls` and class rank `rk`, per class the
  * queued events of that class up to it (`cr{c}`) and before the window
- * (`co{c}`), `done` (distinct steps in the queues after it, 0 after an
- * exclusion) and `mts` (the oldest queued time).
+ * (`co{c}`, `cot` for all classes), and `done` (distinct steps in the queues
+ * after it, 0 after an exclusion). An exclusion's row counts with the
+ * segment it closes (`dseg`).
  *
  * funnels.md §5 (unordered_steps.rs) as sets: the queues after an event are
  * the events pushed since the last exclusion and within the window of it
@@ -37,10 +38,11 @@ export function unorderedStateCtes(plan: FunnelPlan): Array<readonly [string, Sq
   const attribution = plan.attributionLevel !== null
   const pushed = attribution ? sql`(ex = 0 and seq >= coalesce(min(case when ex = 0 and ${carriesRunValue(plan)} then seq end) over (partition by ${run}, island), ${int(Number.MAX_SAFE_INTEGER)}))` : sql`(ex = 0)`
   const rows = sql`rows between unbounded preceding and current row`
+  // Counts by exclusion segment; an exclusion's own row counts with the segment it closes (`dseg`), whose queues it drains.
   const perClass = classes.map(({ cls }) => {
     const mine = sql`(case when pushed = 1 and cls = ${int(cls)} then 1 else 0 end)`
-    return sql`sum(${mine}) over (partition by ${run}, seg order by seq ${rows}) as ${id(`cr${cls}`)},
-      coalesce(sum(${mine}) over (partition by ${run}, seg order by ts range between unbounded preceding and ${int(plan.windowMicros + 1)} preceding), 0) as ${id(`co${cls}`)}`
+    return sql`sum(${mine}) over (partition by ${run}, dseg order by seq ${rows}) as ${id(`cr${cls}`)},
+      coalesce(sum(${mine}) over (partition by ${run}, dseg order by ts range between unbounded preceding and ${int(plan.windowMicros + 1)} preceding), 0) as ${id(`co${cls}`)}`
   })
   const done = join(
     classes.map(({ cls, size }) => sql`least(${int(size)}, ${id(`cr${cls}`)} - ${id(`co${cls}`)})`),
@@ -50,17 +52,14 @@ export function unorderedStateCtes(plan: FunnelPlan): Array<readonly [string, Sq
     ['u0', sql`select r.*, row_number() over (partition by ${runCols(plan, 'r')} order by r.ts, r.fs, r.uuid) as seq, (case when r.sm = 0 then 1 else 0 end) as ex, ${clsOf} as cls from runs as r`],
     ['u1', sql`select u0.*, sum(ex) over (${byRun} ${rows}) as seg, lag(ts) over (${byRun}) as pts, lag(ex) over (${byRun}) as pex from u0`],
     ['u2', sql`select u1.*, sum(case when pts is null or ex = 1 or ts - pts > ${W} then 1 else 0 end) over (${byRun} ${rows}) as island from u1`],
-    ['u3', sql`select u2.*, (case when ${pushed} then 1 else 0 end) as pushed from u2`],
-    [
-      'u4',
-      sql`select u3.*, ${join(perClass)},
-        min(case when pushed = 1 then ts end) over (partition by ${run}, seg order by ts range between ${W} preceding and current row) as mts
-        from u3`,
-    ],
+    ['u3', sql`select u2.*, (case when ${pushed} then 1 else 0 end) as pushed, seg - ex as dseg from u2`],
+    // Running sums only: a moving sum is cheap on both databases, a moving min over a time range is not (Postgres recomputes it per row).
+    ['u4', sql`select u3.*, ${join(perClass)} from u3`],
     [
       'u5',
       sql`select u4.*, (case when ex = 1 then 0 else ${done} end) as done,
-        (case cls ${join(classes.map(({ cls }) => sql`when ${int(cls)} then ${id(`cr${cls}`)}`), ' ')} else 0 end) as rk
+        (case cls ${join(classes.map(({ cls }) => sql`when ${int(cls)} then ${id(`cr${cls}`)}`), ' ')} else 0 end) as rk,
+      ${join(classes.map(({ cls }) => id(`co${cls}`)), ' + ')} as cot
         from u4`,
     ],
   ]
@@ -73,35 +72,51 @@ export function unorderedStateCtes(plan: FunnelPlan): Array<readonly [string, Sq
  * event, from the queues after the previous event, and at the last event
  * from the final queues; the first record of the highest count is the run's,
  * and its times are the queue heads' (per class, its oldest queued events).
+ * Window functions over each run only, no joins: Postgres misjudges joins
+ * between these intermediate results and would nest loops over them.
  */
 export function unorderedOutcomeCtes(plan: FunnelPlan): Array<readonly [string, Sql]> {
   const run = runCols(plan)
-  const W = int(plan.windowMicros)
   const n = plan.n
   const classes = stepClasses(plan)
   const byRun = sql`partition by ${run} order by seq`
-  const records = sql`select ${run}, 2 * seq as pos, seq - 1 as src, pdone as v from (
-      select ${run}, seq, ts, lag(done) over (${byRun}) as pdone, lag(mts) over (${byRun}) as pmts from u5) as l
-      where pdone > 0 and (pmts + ${W} < ts or pdone >= ${int(n)})
-    union all
-    select ${run}, 2 * seq + 1, seq, done from (select ${run}, seq, done, max(seq) over (partition by ${run}) as last from u5) as f where seq = last and done > 0`
-  const best = sql`select ${run}, src, v from (
-      select r.*, row_number() over (partition by ${run} order by v desc, pos) as rn from (${records}) as r) as b where rn = 1`
-  const heads = join(
-    classes.map(({ cls, size }) => sql`(h.cls = ${int(cls)} and h.rk > s.${id(`co${cls}`)} and h.rk <= s.${id(`co${cls}`)} + least(${int(size)}, s.${id(`cr${cls}`)} - s.${id(`co${cls}`)}))`),
-    ' or ',
-  )
-  const onRun = (a: string, b: string) => sameCols(runNames(plan), a, b)
-  const headTimes = sql`select ${runCols(plan, 'b')}, b.v, h.ts, row_number() over (partition by ${runCols(plan, 'b')} order by h.ts) as hn
-    from ubest as b join u5 as s on ${onRun('s', 'b')} and s.seq = b.src
-    join u5 as h on ${onRun('h', 'b')} and h.seg = s.seg and h.pushed = 1 and h.seq <= s.seq and (${heads})`
+  const perRun = sql`partition by ${run}`
+  // The source of the best record: the event before a record made at an event (even position), or the last event.
+  const bestSrc = sql`(case when bpos % 2 = 0 then bpos / 2 - 1 else (bpos - 1) / 2 end)`
+  const atSrc = (col: Sql) => sql`max(case when seq = bsrc then ${col} end) over (${perRun})`
+  const ofClass = (prefix: string) => sql`(case cls ${join(classes.map(({ cls }) => sql`when ${int(cls)} then ${id(`${prefix}${cls}`)}`), ' ')} end)`
+  const sizeOf = sql`(case cls ${join(classes.map(({ cls, size }) => sql`when ${int(cls)} then ${int(size)}`), ' ')} end)`
   return [
     ...unorderedStateCtes(plan),
-    ['ubest', best],
-    ['uheads', headTimes],
+    [
+      'ur1',
+      sql`select u5.*, lag(done) over (${byRun}) as pdone, lag(cot) over (${byRun}) as pcot, lag(dseg) over (${byRun}) as pdseg, max(seq) over (${perRun}) as last from u5`,
+    ],
+    [
+      'ur2',
+      // rv1: the record made at this event from the previous one's queues, when its oldest event left the window
+      // (the count before this event's window grew, in the same segment) or everything was done; rv2: the last event's.
+      sql`select ur1.*, (case when pdone > 0 and ((pdseg = dseg and cot > pcot) or pdone >= ${int(n)}) then pdone end) as rv1,
+        (case when seq = last and done > 0 then done end) as rv2 from ur1`,
+    ],
+    ['ur3', sql`select ur2.*, max(greatest(coalesce(rv1, 0), coalesce(rv2, 0))) over (${perRun}) as vmax from ur2`],
+    ['ur4', sql`select ur3.*, min(case when rv1 = vmax then 2 * seq when rv2 = vmax then 2 * seq + 1 end) over (${perRun}) as bpos from ur3 where vmax > 0`],
+    ['ur5', sql`select ur4.*, ${bestSrc} as bsrc from ur4`],
+    [
+      'ur6',
+      sql`select ur5.*, ${atSrc(sql`seg`)} as sseg,
+        ${join(classes.flatMap(({ cls }) => [sql`${atSrc(id(`co${cls}`))} as ${id(`sco${cls}`)}`, sql`${atSrc(id(`cr${cls}`))} as ${id(`scr${cls}`)}`]))}
+        from ur5`,
+    ],
+    [
+      'uheads',
+      // Per class, the oldest queued events of the best record's queues: class ranks co+1 .. co+min(size, queued).
+      sql`select ${run}, vmax, ts, row_number() over (partition by ${run} order by ts) as hn from ur6
+        where pushed = 1 and seg = sseg and seq <= bsrc and rk > ${ofClass('sco')} and rk <= ${ofClass('sco')} + least(${sizeOf}, ${ofClass('scr')} - ${ofClass('sco')})`,
+    ],
     [
       'outcome',
-      sql`select ${run}, max(v) - 1 as reached, ${join(Array.from({ length: n }, (_, i) => sql`max(case when hn = ${int(i + 1)} then ts end) as ${id(`t${i + 1}`)}`))}
+      sql`select ${run}, max(vmax) - 1 as reached, ${join(Array.from({ length: n }, (_, i) => sql`max(case when hn = ${int(i + 1)} then ts end) as ${id(`t${i + 1}`)}`))}
         from uheads group by ${run}`,
     ],
   ]

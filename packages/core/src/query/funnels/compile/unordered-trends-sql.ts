@@ -22,7 +22,6 @@ import { stepClasses, unorderedStateCtes } from './unordered-sql.js'
 export function unorderedTrendCtes(plan: FunnelPlan, periodOf: (ts: Expression<number>) => Expression<number>, fromStep: number): Array<readonly [string, Sql]> {
   const base = eventPlan(plan)
   const run = runCols(base)
-  const W = int(plan.windowMicros)
   const n = plan.n
   const classes = stepClasses(plan)
   const byRun = sql`partition by ${run} order by seq`
@@ -32,7 +31,7 @@ export function unorderedTrendCtes(plan: FunnelPlan, periodOf: (ts: Expression<n
     ' ',
   )} end) end)`
   const kMax = classes.map(({ cls }) => sql`max(case when cls = ${int(cls)} then kp end) over (${byRun} ${before}) as ${id(`kq${cls}`)}`)
-  const prevCounts = classes.map(({ cls }) => sql`(case when lag(seg) over (${byRun}) = seg - ex then coalesce(lag(${id(`cr${cls}`)}) over (${byRun}), 0) else 0 end) as ${id(`pc${cls}`)}`)
+  const prevCounts = classes.map(({ cls }) => sql`(case when lag(dseg) over (${byRun}) = dseg then coalesce(lag(${id(`cr${cls}`)}) over (${byRun}), 0) else 0 end) as ${id(`pc${cls}`)}`)
   const compCut = classes.length === 0 ? sql`0` : sql`(1 + least(${join(classes.map(({ cls }) => sql`coalesce(${id(`kq${cls}`)}, -2)`))}))`
   const crs = classes.map(({ cls }) => id(`cr${cls}`))
   const pcs = classes.map(({ cls }) => id(`pc${cls}`))
@@ -44,8 +43,9 @@ export function unorderedTrendCtes(plan: FunnelPlan, periodOf: (ts: Expression<n
   const following = sql`(partition by ${run}, dseg order by pos, typ, eseq rows between current row and unbounded following)`
   return [
     ...unorderedStateCtes(base),
-    ['ut0', sql`select u5.*, ${kpos} as kp, min(seq) over (partition by ${run} order by ts range between ${W} preceding and current row) as wcut from u5`],
-    ['ut1', sql`select ut0.*, ${join([...kMax, ...prevCounts])}, seg - ex as dseg, max(seq) over (partition by ${run}) as lastseq from ut0`],
+    // The first event within e's window: one past the events before it (a moving count, cheap everywhere).
+    ['ut0', sql`select u5.*, ${kpos} as kp, 1 + coalesce(count(*) over (partition by ${run} order by ts range between unbounded preceding and ${int(plan.windowMicros + 1)} preceding), 0) as wcut from u5`],
+    ['ut1', sql`select ut0.*, ${join([...kMax, ...prevCounts])}, max(seq) over (partition by ${run}) as lastseq from ut0`],
     ['ut2', sql`select ut1.*, max(greatest(wcut, ${compCut})) over (${byRun} rows between unbounded preceding and current row) as cut from ut1`],
     [
       'ut3',

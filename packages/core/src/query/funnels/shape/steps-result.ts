@@ -32,7 +32,7 @@ export function stepsResult(rows: ReadonlyArray<Row>, ctx: StepsContext): unknow
   if (b === null) return stepObjects(rows[0] ?? {}, ctx, query, undefined)
   const n = ctx.request.steps.length
   const counts = (r: Row) => Array.from({ length: n }, (_, i) => num(r[`c${i}`]))
-  const groups = rows.map((r) => ({ row: r, value: rowValue(b, r), counts: counts(r), rank: r.rn === undefined ? null : num(r.rn) }))
+  const groups = rows.map((r) => ({ row: r, value: rowValue(b, r), counts: counts(r), rank: r.rn === undefined || r.rn === null ? null : num(r.rn) }))
   groups.sort((x, y) => {
     if (x.rank !== null && y.rank !== null) return x.rank - y.rank
     for (let i = n - 1; i >= 0; i--) if (x.counts[i] !== y.counts[i]) return y.counts[i]! - x.counts[i]!
