@@ -9,6 +9,7 @@ import { eventScope } from '../scope/event-scope.js'
 import { addFilterNeeds, noNeeds } from '../scope/filter-needs.js'
 import type { QueryProject } from '../scope/query-project.js'
 import { seriesCondition } from '../series/series-condition.js'
+import type { SeriesEntity } from '../series/series.js'
 import type { FunnelSources } from './compile/funnel-events-sql.js'
 import type { FunnelPlan } from './funnel-plan.js'
 import type { FunnelRequest } from './funnel-request.js'
@@ -100,9 +101,17 @@ export function funnelSources(input: FunnelSourcesInput): FunnelSources {
     targetPresent: g === null ? null : sql<SqlBool>`${src.groupKeys[g]!} <> ''`,
     timestampMicros: src.timestampMicros,
     uuid: src.uuid,
+    eventName: src.eventName,
+    names: eventNames([...steps, ...request.exclusions.map((x) => x.entity)]),
     steps: steps.map((s) => seriesCondition(s, src, action)),
     gaps,
     values,
     cohorts,
   }
+}
+
+/** The event names of `entities` when each names one (no action, no "All events"); null otherwise. */
+function eventNames(entities: ReadonlyArray<SeriesEntity>): string[] | null {
+  if (entities.some((e) => e.kind !== 'events' || e.event === null)) return null
+  return [...new Set(entities.map((e) => e.event!))]
 }

@@ -13,8 +13,14 @@ export interface FunnelSources {
   readonly targetPresent: Expression<SqlBool> | null
   readonly timestampMicros: Expression<number>
   readonly uuid: Expression<string>
+  readonly eventName: Expression<string>
   /** "The event matches step i", for the plan's n steps. */
   readonly steps: ReadonlyArray<Expression<SqlBool>>
+  /**
+   * The event names every step and exclusion is limited to, when each names one (no action, no "All
+   * events"): the same filter as the conditions', spelled so that the scan can skip other events.
+   */
+  readonly names: ReadonlyArray<string> | null
   /** "The event matches an exclusion covering gap j", for j = 1..n-1 (index j-1); null where none does. */
   readonly gaps: ReadonlyArray<Expression<SqlBool> | null>
   /** The breakdown value text of each property (null when missing); empty without a breakdown. */
@@ -43,6 +49,7 @@ export function funnelEventsSql(plan: FunnelPlan, s: FunnelSources): Sql {
   if (plan.order !== 'strict') {
     const any = [...s.steps, ...gapConds.map((x) => x.g)]
     conditions.push(sql<SqlBool>`(${join(any.map((c) => sql`${c}`), ' or ')})`)
+    if (s.names) conditions.push(sql<SqlBool>`${s.eventName} in (${join(s.names.map((n) => sql`${n}`))})`)
   }
   const values = plan.runs === 'none' || plan.runs === 'cohort' ? [sql`''`] : s.values.map((v) => sql`coalesce(${v}, '')`)
   const inner = sql`select ${s.target} as tgt, ${s.timestampMicros} as ts, ${s.uuid} as uuid,
