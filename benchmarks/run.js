@@ -6,6 +6,8 @@ import { floorChild, generateOnlyChild, ingestTargetChild } from './ingest-child
 import { runIngest } from './ingest.js'
 import { runTrendBenchmark } from './trend.js'
 import { trendTargetChild } from './trend-children.js'
+import { runFunnelBenchmark } from './funnel.js'
+import { funnelTargetChild } from './funnel-children.js'
 import { parseTarget, TARGETS } from './targets.js'
 
 const USAGE = `usage: node benchmarks/run.js ingest [options]
@@ -23,6 +25,14 @@ const USAGE = `usage: node benchmarks/run.js ingest [options]
 Postgres: SIGHTLINE_PG_URL (default postgres://postgres@127.0.0.1:5432/test); a fresh schema per
 run, dropped afterwards. DuckDB: a file in a temp dir, removed afterwards.
 
+usage: node benchmarks/run.js funnel [--events N] [--targets LIST] [--rounds N] [--batch N]
+
+  Captures the sample events (default 1,000,000) into each target, then times a 3-step funnel
+  (signup_started, signup, onboarding_completed; 14-day window) ordered, strict and unordered,
+  and ordered with the event nearest 15% of all events as its middle step, each as a ratio to
+  the floor SELECT distinct_id, count(*) FROM events WHERE <90 days> GROUP BY 1 measured in the
+  same round (default 5 rounds after a warm-up).
+
 usage: node benchmarks/run.js trend [--events N] [--targets LIST] [--rounds N] [--batch N]
 
   Captures the sample events (default 1,000,000) into each target, then times daily total (UTC
@@ -35,6 +45,7 @@ const CHILD_TASKS = {
   'ingest-generate': generateOnlyChild,
   'ingest-floor': floorChild,
   'ingest-target': ingestTargetChild,
+  'funnel-target': funnelTargetChild,
   'trend-target': trendTargetChild,
 }
 
@@ -75,6 +86,18 @@ async function main(argv) {
     const targets = values.targets.split(',').map((t) => t.trim()).filter(Boolean)
     targets.forEach(parseTarget)
     const report = await runTrendBenchmark({
+      events: argv.includes('--events') ? positiveInteger('--events', values.events) : 1_000_000,
+      batch: positiveInteger('--batch', values.batch),
+      targets,
+      rounds: argv.includes('--rounds') ? positiveInteger('--rounds', values.rounds) : 5,
+    })
+    if (Object.values(report.targets).some((t) => t.error)) process.exitCode = 1
+    return
+  }
+  if (!values.help && positionals[0] === 'funnel') {
+    const targets = values.targets.split(',').map((t) => t.trim()).filter(Boolean)
+    targets.forEach(parseTarget)
+    const report = await runFunnelBenchmark({
       events: argv.includes('--events') ? positiveInteger('--events', values.events) : 1_000_000,
       batch: positiveInteger('--batch', values.batch),
       targets,
