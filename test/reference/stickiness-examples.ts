@@ -37,6 +37,24 @@ export const STICKINESS_EXAMPLES: TrendExample[] = [
     why: 'p1 (a1 and a2) is active Jan 1, 2 (twice), 4: 3 days. p2: 1 day. p3: all 5. p4 only after the range. math "total" is read as dau.',
   },
   {
+    name: "stickiness of an action: label and action.id are the action's name",
+    data: {
+      project: UTC,
+      now: '2024-01-10T12:00:00Z',
+      persons: personsOf({ p1: [['a1']], p2: [['b1']] }),
+      actions: { 7: { name: 'Signed up', eventNames: ['signup'] } },
+      events: [
+        ev('signup', 'a1', '2024-01-01T10:00:00Z'),
+        ev('signup', 'a1', '2024-01-02T10:00:00Z'),
+        ev('signup', 'b1', '2024-01-02T10:00:00Z'),
+        ev('login', 'b1', '2024-01-03T10:00:00Z'),
+      ],
+    },
+    params: { insight: 'STICKINESS', actions: [{ id: 7, name: 'Signed up', type: 'actions' }], date_from: '2024-01-01', date_to: '2024-01-03' },
+    expected: [{ data: [1, 1, 0], count: 2, label: 'Signed up', action: { order: 0, type: 'events', id: 'Signed up', name: 'Signed up' } }],
+    why: "stickiness_query_runner writes series_event() (the action's name) as label, action.name and action.id. p1 signs up on 2 days, p2 on 1; the login is not the action.",
+  },
+  {
     name: 'stickiness, weekly over -30d: events from the start of the first week count',
     data: {
       project: UTC,

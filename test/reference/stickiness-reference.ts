@@ -36,7 +36,7 @@ export async function stickinessResult(query: TrendQuery, params: Record<string,
         labels: data.map((_, k) => `${k + 1} ${query.interval}${k === 0 ? '' : 's'}`),
         count: buckets.size,
         label: s.name,
-        action: { order: s.index, type: 'events', name: s.name, id: s.id, custom_name: s.customName },
+        action: { order: s.index, type: 'events', name: s.name, id: s.type === 'actions' ? s.name : s.id, custom_name: s.customName },
         filter: filterOf(query, params, p),
       }
       if (p.compareLabel !== null) {

@@ -8,33 +8,46 @@ const NOW = '2024-01-20T12:00:00Z'
 const NULL = '$$_posthog_breakdown_null_$$'
 const OTHER = '$$_posthog_breakdown_other_$$'
 const JAN_1 = { date_from: '2024-01-01', date_to: '2024-01-01' }
+/** Chrome 3 events, null 2 (a missing and an empty $browser), Safari 1 (Jan 1), Firefox 1 (Jan 2). */
+const NULL_AND_THREE = {
+  project: UTC,
+  now: NOW,
+  persons: {},
+  events: [
+    ev('$pageview', 'u1', '2024-01-01T10:00:00Z', { $browser: 'Chrome' }),
+    ev('$pageview', 'u1', '2024-01-01T11:00:00Z', { $browser: 'Chrome' }),
+    ev('$pageview', 'u1', '2024-01-02T10:00:00Z', { $browser: 'Chrome' }),
+    ev('$pageview', 'u2', '2024-01-01T10:00:00Z'),
+    ev('$pageview', 'u2', '2024-01-02T10:00:00Z', { $browser: '' }),
+    ev('$pageview', 'u3', '2024-01-01T10:00:00Z', { $browser: 'Safari' }),
+    ev('$pageview', 'u4', '2024-01-02T10:00:00Z', { $browser: 'Firefox' }),
+  ],
+}
 const browsers = (event: string, ...values: Array<string | undefined>) =>
   values.map((b, i) => ev(event, `u${i}`, `2024-01-01T10:${String(i).padStart(2, '0')}:00Z`, b === undefined ? {} : { $browser: b }))
 
 export const BREAKDOWN_EXAMPLES: TrendExample[] = [
   {
-    name: 'event breakdown: null competes for the limit, shows after real values; Other last',
-    data: {
-      project: UTC,
-      now: NOW,
-      persons: {},
-      events: [
-        ev('$pageview', 'u1', '2024-01-01T10:00:00Z', { $browser: 'Chrome' }),
-        ev('$pageview', 'u1', '2024-01-01T11:00:00Z', { $browser: 'Chrome' }),
-        ev('$pageview', 'u1', '2024-01-02T10:00:00Z', { $browser: 'Chrome' }),
-        ev('$pageview', 'u2', '2024-01-01T10:00:00Z'),
-        ev('$pageview', 'u2', '2024-01-02T10:00:00Z', { $browser: '' }),
-        ev('$pageview', 'u3', '2024-01-01T10:00:00Z', { $browser: 'Safari' }),
-        ev('$pageview', 'u4', '2024-01-02T10:00:00Z', { $browser: 'Firefox' }),
-      ],
-    },
+    name: 'event breakdown: null ranks after every real value before the limit; Other last',
+    data: NULL_AND_THREE,
     params: { events: [{ id: '$pageview' }], date_from: '2024-01-01', date_to: '2024-01-02', breakdown: '$browser', breakdown_limit: 2 },
     expected: [
       { breakdown_value: 'Chrome', label: 'Chrome', data: [2, 1], count: 3 },
-      { breakdown_value: NULL, label: NULL, data: [1, 1], count: 2 },
-      { breakdown_value: OTHER, label: OTHER, data: [1, 1], count: 2 },
+      { breakdown_value: 'Firefox', label: 'Firefox', data: [0, 1], count: 1 },
+      { breakdown_value: OTHER, label: OTHER, data: [2, 1], count: 3 },
     ],
-    why: 'Totals: Chrome 3, null 2 (a missing and an empty $browser), Safari 1, Firefox 1. The top two are Chrome and null; Safari (Jan 1) and Firefox (Jan 2) fold into Other = [1, 1]. Order: real, null, Other. The rows add up to the unbroken [4, 3].',
+    why: "Totals: Chrome 3, null 2 (a missing and an empty $browser), Firefox 1, Safari 1. A time series ranks with row_number() OVER (ORDER BY ordering, total DESC, value ASC), ordering 1 for null (trends_query_builder.py), and keeps ranks <= 2: Chrome, then Firefox (before Safari by value). Safari (Jan 1) and null (Jan 1, Jan 2) fold into Other = [2, 1]. The rows add up to the unbroken [4, 3].",
+  },
+  {
+    name: 'total-value breakdown: null competes for the limit on its total',
+    data: NULL_AND_THREE,
+    params: { events: [{ id: '$pageview' }], date_from: '2024-01-01', date_to: '2024-01-02', breakdown: '$browser', breakdown_limit: 2, display: 'ActionsBarValue' },
+    expected: [
+      { breakdown_value: 'Chrome', aggregated_value: 3 },
+      { breakdown_value: NULL, aggregated_value: 2 },
+      { breakdown_value: OTHER, aggregated_value: 2 },
+    ],
+    why: "A total-value display ranks with row_number() OVER (ORDER BY total DESC) alone and folds row_number >= limit + 1 (trends_query_builder.py _total_value_by_breakdown_query): Chrome 3 and null 2 are kept; Safari and Firefox (1 each) fold into Other = 2. Shown real, null, Other.",
   },
   {
     name: 'dau breakdown: Other counts distinct persons across the folded values',
@@ -57,6 +70,46 @@ export const BREAKDOWN_EXAMPLES: TrendExample[] = [
       { breakdown_value: OTHER, data: [2] },
     ],
     why: 'Safari 3 persons, Chrome 2 (p1, p2), Firefox 1 (p2). Limit 1 keeps Safari; Other is the distinct persons of Chrome and Firefox events: p1, p2 = 2, not 2 + 1.',
+  },
+  {
+    name: 'unique_group breakdown: events without the group make no value',
+    data: {
+      project: UTC,
+      now: NOW,
+      persons: {},
+      events: [
+        ev('$pageview', 'u1', '2024-01-01T10:00:00Z', { $browser: 'Chrome' }, { 0: 'g1' }),
+        ev('$pageview', 'u2', '2024-01-01T10:00:00Z', { $browser: 'Chrome' }, { 0: 'g2' }),
+        ev('$pageview', 'u3', '2024-01-01T10:00:00Z', { $browser: 'Firefox' }, { 0: 'g1' }),
+        ev('$pageview', 'u4', '2024-01-01T10:00:00Z', { $browser: 'Safari' }),
+        ev('$pageview', 'u5', '2024-01-01T10:00:00Z', { $browser: 'Chrome' }, { 1: 'x' }),
+      ],
+    },
+    params: { events: [{ id: '$pageview', math: 'unique_group', math_group_type_index: 0 }], ...JAN_1, breakdown: '$browser' },
+    expected: [
+      { breakdown_value: 'Chrome', data: [2] },
+      { breakdown_value: 'Firefox', data: [1] },
+    ],
+    why: "The events filter adds $group_0 != '' for unique_group (trends_query_builder.py, \"Ignore empty groups\"), so only events with a type-0 group are broken down: Chrome g1, g2 = 2; Firefox g1 = 1. Safari (no group) and the Chrome event with only a type-1 group make no rows (not rows worth 0).",
+  },
+  {
+    name: 'unique_group histogram breakdown: bins span only the events with the group',
+    data: {
+      project: UTC,
+      now: NOW,
+      persons: {},
+      events: [
+        ev('purchase', 'u1', '2024-01-01T10:00:00Z', { amount: 0 }, { 0: 'g1' }),
+        ev('purchase', 'u2', '2024-01-01T10:00:00Z', { amount: 4 }, { 0: 'g2' }),
+        ev('purchase', 'u3', '2024-01-01T10:00:00Z', { amount: 10 }),
+      ],
+    },
+    params: { events: [{ id: 'purchase', math: 'unique_group', math_group_type_index: 0 }], ...JAN_1, breakdown: 'amount', breakdown_histogram_bin_count: 2 },
+    expected: [
+      { breakdown_value: '[0.0,2.0]', data: [1] },
+      { breakdown_value: '[2.0,4.01]', data: [1] },
+    ],
+    why: "The histogram's min_max CTE is the series' own events query, whose filter drops events without the group ($group_0 != ''): min 0, max 4 (the 10 has no group), bins [0, 2) and [2, 4.01). g1 (0) in the first, g2 (4) in the second; equal counts by value ascending.",
   },
   {
     name: 'person breakdown',
@@ -140,10 +193,10 @@ export const BREAKDOWN_EXAMPLES: TrendExample[] = [
     },
     expected: [
       { breakdown_value: ['Chrome', 'pro'], label: 'Chrome::pro', data: [2] },
-      { breakdown_value: ['Safari', NULL], label: `Safari::${NULL}`, data: [2] },
-      { breakdown_value: [OTHER, OTHER], label: `${OTHER}::${OTHER}`, data: [2] },
+      { breakdown_value: ['Chrome', 'free'], label: 'Chrome::free', data: [1] },
+      { breakdown_value: [OTHER, OTHER], label: `${OTHER}::${OTHER}`, data: [3] },
     ],
-    why: 'Combinations: Chrome::pro 2, Safari::null 2, Chrome::free 1, Safari::pro 1. The top two (ties by value: Chrome before Safari) are Chrome::pro and Safari::null; the other two fold into Other = 2. A combination with a null part shows after the real ones.',
+    why: "Combinations: Chrome::pro 2, Safari::null 2, Chrome::free 1, Safari::pro 1. A time series ranks combinations with a null part after the real ones (ordering = has(breakdown_value, null) ? 1 : 0) before the cut: Chrome::pro, Chrome::free, Safari::pro (ties by value, Chrome first), Safari::null. The top two are kept; Safari::pro and Safari::null fold into Other = 1 + 2 = 3.",
   },
   {
     name: 'breakdown with two series: "<series> - <value>", series A rows first',

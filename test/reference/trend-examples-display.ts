@@ -47,6 +47,39 @@ export const DISPLAY_EXAMPLES: TrendExample[] = [
     why: 'Per day totals 2, 1, 0, 2 accumulate to 2, 3, 3, 5; count is the last value. Persons first seen: p1 and p2 on Jan 1, p3 on Jan 4: 2, 2, 2, 3 (not 2, 3, 3, 5, the running sum of daily uniques).',
   },
   {
+    name: 'cumulative weekly_active, monthly_active and unique_session are running sums',
+    data: {
+      project: UTC,
+      now: NOW,
+      persons: PERSONS,
+      events: [ev('$pageview', 'x1', '2024-01-01T10:00:00Z', { $session_id: 's1' }), ev('$pageview', 'x1', '2024-01-02T10:00:00Z', { $session_id: 's1' })],
+    },
+    params: {
+      events: ['weekly_active', 'monthly_active', 'unique_session'].map((math) => ({ id: '$pageview', math })),
+      date_from: '2024-01-01',
+      date_to: '2024-01-03',
+      display: 'ActionsLineGraphCumulative',
+    },
+    expected: [
+      { data: [1, 2, 3], count: 3 },
+      { data: [1, 2, 3], count: 3 },
+      { data: [1, 2, 2], count: 2 },
+    ],
+    why: "PostHog counts each actor once only for dau and unique_group (trends_query_builder.py: math == 'unique_group' or math == 'dau' groups by actor with min(day_start)); other maths get display.py's sum() OVER (ORDER BY day_start). p1 is in every 7- and 30-day window: 1, 1, 1 -> 1, 2, 3. Session s1 per day: 1, 1, 0 -> 1, 2, 2 (first appearances would give 1, 1, 1).",
+  },
+  {
+    name: 'cumulative weekly_active with a week interval is dau: first appearances',
+    data: {
+      project: UTC,
+      now: NOW,
+      persons: PERSONS,
+      events: [ev('$pageview', 'x1', '2024-01-08T10:00:00Z'), ev('$pageview', 'x1', '2024-01-15T10:00:00Z'), ev('$pageview', 'x2', '2024-01-16T10:00:00Z')],
+    },
+    params: { events: [{ id: '$pageview', math: 'weekly_active' }], date_from: '2024-01-07', date_to: '2024-01-20', interval: 'week', display: 'ActionsLineGraphCumulative' },
+    expected: [{ data: [1, 2], count: 2 }],
+    why: "TrendsQueryRunner's convert_active_user_math_based_on_interval sets math to dau for week and longer intervals, so the builder's cumulative dau branch applies: p1 first seen in the week of Jan 7, p2 in the week of Jan 14: 1, 2 (the running sum of weekly uniques would be 1, 3).",
+  },
+  {
     name: 'cumulative unique_group: two groups first seen on the third and sixth days',
     data: {
       project: UTC,

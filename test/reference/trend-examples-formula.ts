@@ -11,6 +11,7 @@ const THREE_DAYS: TrendExampleData = {
   persons: {},
   events: [...at('$pageview', '2024-01-01', 4), ...at('$pageview', '2024-01-03', 3), ...at('signup', '2024-01-01', 2)],
 }
+const NULL = '$$_posthog_breakdown_null_$$'
 const A_AND_B = { events: [{ id: '$pageview' }, { id: 'signup' }], date_from: '2024-01-01', date_to: '2024-01-03' }
 const days = (first: string, n: number) => Array.from({ length: n }, (_, i) => new Date(Date.parse(`${first}T00:00:00Z`) + i * 86_400_000).toISOString().slice(0, 10))
 const hours = (day: string, n: number) => Array.from({ length: n }, (_, h) => `${day} ${String(h).padStart(2, '0')}:00:00`)
@@ -59,6 +60,48 @@ export const FORMULA_EXAMPLES: TrendExample[] = [
     why: 'A: Chrome 3, Safari 1. B: Chrome 1, Firefox 2. Chrome 3+1 = 4, Safari 1+0 = 1, Firefox 0+2 = 2. Firefox is missing from A, so it sorts with total 0, after Safari (the quirk of §8).',
   },
   {
+    name: 'formula with a breakdown: equal totals order by data, then value, descending',
+    data: {
+      project: UTC,
+      now: '2024-01-10T12:00:00Z',
+      persons: {},
+      events: [
+        ev('$pageview', 'u1', '2024-01-01T10:00:00Z', { $browser: 'Chrome' }),
+        ev('$pageview', 'u2', '2024-01-01T10:00:00Z', { $browser: 'Safari' }),
+        ev('$pageview', 'u3', '2024-01-02T10:00:00Z', { $browser: 'Edge' }),
+      ],
+    },
+    params: { events: [{ id: '$pageview' }], date_from: '2024-01-01', date_to: '2024-01-02', breakdown: '$browser', formula: 'A * 2' },
+    expected: [
+      { breakdown_value: 'Safari', data: [2, 0], count: 2 },
+      { breakdown_value: 'Chrome', data: [2, 0], count: 2 },
+      { breakdown_value: 'Edge', data: [0, 2], count: 2 },
+    ],
+    why: "apply_formula returns sorted(rows, key=(bucket, total, count, data, repr(breakdown_value)), reverse=True). Every total and count is 2; data [2, 0] > [0, 2] puts Edge last; Safari and Chrome tie on data, and 'Safari' > 'Chrome', descending.",
+  },
+  {
+    name: 'formula with a breakdown on a total-value display: a value A lacks sorts by its own value; null after real values',
+    data: {
+      project: UTC,
+      now: '2024-01-10T12:00:00Z',
+      persons: {},
+      events: [
+        ev('$pageview', 'u1', '2024-01-01T10:00:00Z', { $browser: 'Chrome' }),
+        ev('$pageview', 'u2', '2024-01-01T10:00:00Z', { $browser: 'Safari' }),
+        ev('$pageview', 'u3', '2024-01-01T10:00:00Z'),
+        ...at('signup', '2024-01-01', 3, { $browser: 'Firefox' }),
+      ],
+    },
+    params: { events: [{ id: '$pageview' }, { id: 'signup' }], date_from: '2024-01-01', date_to: '2024-01-01', breakdown: '$browser', formula: 'A + B', display: 'ActionsPie' },
+    expected: [
+      { breakdown_value: 'Firefox', aggregated_value: 3, data: null, count: 0 },
+      { breakdown_value: 'Safari', aggregated_value: 1 },
+      { breakdown_value: 'Chrome', aggregated_value: 1 },
+      { breakdown_value: NULL, aggregated_value: 1 },
+    ],
+    why: "A: Chrome 1, Safari 1, null 1; B: Firefox 3. On a total-value display apply_formula_to_results_group writes the formula's aggregated_value onto the row, the filler for Firefox too, so Firefox sorts by 3 (no §8 quirk). Then Safari and Chrome (1 each, repr descending), then null (bucket -1).",
+  },
+  {
     name: 'formula on a total-value display: over aggregated values, data null',
     data: THREE_DAYS,
     params: { ...A_AND_B, formula: 'A + B', display: 'ActionsPie' },
@@ -79,6 +122,29 @@ export const FORMULA_EXAMPLES: TrendExample[] = [
       { data: [2, 0], compare: true, compare_label: 'previous', days: ['2020-01-13', '2020-01-14'] },
     ],
     why: 'Current Jan 15-16: A = [0, 2]. D = 1 day 23:59:59.999999, so the previous period is Jan 13-14: A = [1, 0]. Doubled.',
+  },
+  {
+    name: 'formula with compare and a breakdown: rows by count alone, ties in natural order',
+    data: {
+      project: UTC,
+      now: '2020-01-20T12:00:00Z',
+      persons: {},
+      events: [
+        ev('$pageview', 'u1', '2020-01-16T10:00:00Z'),
+        ev('$pageview', 'u2', '2020-01-16T11:00:00Z'),
+        ev('$pageview', 'u3', '2020-01-16T12:00:00Z', { $browser: 'B10' }),
+        ev('$pageview', 'u4', '2020-01-16T13:00:00Z', { $browser: 'b2' }),
+        ev('$pageview', 'u5', '2020-01-13T10:00:00Z', { $browser: 'B10' }),
+      ],
+    },
+    params: { events: [{ id: '$pageview' }], date_from: '2020-01-15', date_to: '2020-01-16', compare: true, breakdown: '$browser', formula: 'A * 1' },
+    expected: [
+      { breakdown_value: NULL, data: [0, 2], count: 2, compare_label: 'current', label: 'Formula (A * 1)' },
+      { breakdown_value: 'b2', data: [0, 1], count: 1, compare_label: 'current' },
+      { breakdown_value: 'B10', data: [0, 1], count: 1, compare_label: 'current' },
+      { breakdown_value: 'B10', data: [1, 0], count: 1, compare_label: 'previous' },
+    ],
+    why: "With compare, apply_formula builds rows in natsorted(values, alg=ns.IGNORECASE) order ($$_posthog_breakdown_null_$$, b2, B10: '$' < 'b', then 2 < 10) and returns multisort(rows, compare_label, count descending), with no null bucket. Current Jan 15-16: null 2, b2 1, B10 1. Previous Jan 13-14: B10 1.",
   },
   {
     name: 'compare -7d: eight days each, the previous ending on the current first day',

@@ -29,8 +29,8 @@ export const SERIES_EXAMPLES: TrendExample[] = [
       filter_test_accounts: true,
       ...JAN_1,
     },
-    expected: [{ data: [2], label: 'Signed up', action: { id: 7, type: 'events', name: 'Signed up', order: 0 } }],
-    why: 'The action matches signup and register: 4 events; the Safari one fails the global filter; x3 is a test account (email contains @test.com, case-insensitively). Left: signup by p1 and register by p2.',
+    expected: [{ data: [2], label: 'Signed up', action: { id: 'Signed up', type: 'events', name: 'Signed up', order: 0 } }],
+    why: "The action matches signup and register: 4 events; the Safari one fails the global filter; x3 is a test account (email contains @test.com, case-insensitively). Left: signup by p1 and register by p2. action.id is series_event(), the action's name, and type is 'events' (build_series_response).",
   },
   {
     name: 'series sorted by order (0 or missing first), custom_name kept out of the label, id null is All events',
@@ -58,10 +58,10 @@ export const SERIES_EXAMPLES: TrendExample[] = [
     expected: [
       { label: 'a', data: [1], action: { id: 'a', order: 0, custom_name: 'Custom A' } },
       { label: 'b', data: [2], action: { id: 'b', order: 1 } },
-      { label: 'Signed up', data: [3], action: { id: 7, order: 2, type: 'events' } },
+      { label: 'Signed up', data: [3], action: { id: 'Signed up', order: 2, type: 'events' } },
       { label: 'All events', data: [6], action: { id: null, order: 3, name: 'All events' } },
     ],
-    why: 'Sort keys: a (missing) -1, b 1, the action 2, all events 3. a 1 event, b 2, the action (signup) 3, all events 6.',
+    why: "Sort keys: a (missing) -1, b 1, the action 2, all events 3. a 1 event, b 2, the action (signup) 3, all events 6. The action's action.id is its name (series_event).",
   },
   {
     name: 'a series whose event never occurs is returned with zeros',

@@ -72,3 +72,18 @@ export function seriesRows(rows: ReadonlyArray<Row>, series: SeriesSpec, query: 
     return referenceMatches(all, { event, person: context(row, data), elementsChain: row.event.elements_chain ?? '' })
   })
 }
+
+/**
+ * A trends series with math `unique_group` reads only events that carry the
+ * group: trends_query_builder.py `_events_filter` adds `$group_N != ''`
+ * ("Ignore empty groups", reference §5), so such events give no breakdown
+ * value either. Other maths keep every row.
+ */
+export function withGroupOfMath(series: SeriesSpec, rows: ReadonlyArray<Row>): Row[] {
+  if (series.math !== 'unique_group' || series.mathGroupTypeIndex === null) return [...rows]
+  const index = series.mathGroupTypeIndex as 0
+  return rows.filter((row) => {
+    const key = row.event.groups?.[index]
+    return key !== undefined && key !== ''
+  })
+}

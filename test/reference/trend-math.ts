@@ -10,8 +10,19 @@ import type { Row } from './trend-rows.js'
 
 const QUANTILES: Record<string, number> = { median: 0.5, p75: 0.75, p90: 0.9, p95: 0.95, p99: 0.99 }
 const PROPERTY_MATHS = ['sum', 'avg', 'min', 'max', 'median', 'p75', 'p90', 'p95', 'p99']
-/** Maths whose cumulative display counts each actor once, where it first appears. */
+/** Maths counted as distinct actors (persons, groups or sessions). */
 const ACTOR_MATHS = ['dau', 'weekly_active', 'monthly_active', 'unique_group', 'unique_session']
+/**
+ * Maths whose cumulative display counts each actor once, where it first
+ * appears: exactly these two (trends_query_builder.py, `display ==
+ * ACTIONS_LINE_GRAPH_CUMULATIVE and (math == "unique_group" or math ==
+ * "dau")` groups by actor with `min(day_start)`); every other math is the
+ * running sum of its per-bucket values (display.py `_get_cumulative_query`).
+ * weekly_active and monthly_active count as dau where the runner has made
+ * them dau (`convert_active_user_math_based_on_interval`: weekly for week and
+ * month intervals, monthly for month), a running sum elsewhere.
+ */
+const FIRST_SEEN_MATHS = ['dau', 'unique_group']
 
 /** `toFloat`: numbers, and strings that read as decimal numbers; anything else is ignored. */
 export function numericValue(v: unknown): number | null {
@@ -120,7 +131,9 @@ export const totalValueOf = (series: SeriesSpec, rows: ReadonlyArray<Row>): numb
 /** One value per bucket, from the considered rows. */
 export function timeSeriesOf(series: SeriesSpec, rows: ReadonlyArray<Row>, p: Period, cumulative: boolean): number[] {
   const inRange = rows.filter((r) => r.micros >= p.fromMicros)
-  if (cumulative && ACTOR_MATHS.includes(series.math)) {
+  const days = windowDays(series.math, p.interval)
+  const asDau = days === null && (series.math === 'weekly_active' || series.math === 'monthly_active')
+  if (cumulative && (FIRST_SEEN_MATHS.includes(series.math) || asDau)) {
     // Each actor once, in the first bucket where it appears; then carried forward.
     const first = new Map<string, number>()
     for (const r of inRange) {
@@ -132,7 +145,6 @@ export function timeSeriesOf(series: SeriesSpec, rows: ReadonlyArray<Row>, p: Pe
     for (const i of first.values()) added[i]!++
     return runningSum(added)
   }
-  const days = windowDays(series.math, p.interval)
   let values: number[]
   if (days !== null) {
     values = p.starts.map((_, i) => {

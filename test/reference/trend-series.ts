@@ -4,7 +4,7 @@
  */
 import type { RefDataset } from './ref-dataset.js'
 import { groupByBreakdown, type BreakdownGroup } from './trend-breakdown.js'
-import { seriesRows } from './trend-filters.js'
+import { seriesRows, withGroupOfMath } from './trend-filters.js'
 import { applyFormula } from './trend-formula-rows.js'
 import { dayOf, isoInZone, labelOf } from './trend-labels.js'
 import { consideredRows, firstTimeRows, timeSeriesOf, totalValueOf } from './trend-math.js'
@@ -31,14 +31,14 @@ export async function trendsResult(query: TrendQuery, params: Record<string, unk
   const shape: Shape = { totalValue: TOTAL_VALUE_DISPLAYS.includes(query.display), cumulative: query.display === 'ActionsLineGraphCumulative' }
   const periods = await periodsOf(query, ctx, query.display === 'BoldNumber')
   const perSeries = query.series.map((s) => {
-    const matched = seriesRows(rows, s, query, data)
+    const matched = withGroupOfMath(s, seriesRows(rows, s, query, data))
     return s.math === 'first_time_for_user' ? firstTimeRows(matched) : matched
   })
   const out: object[] = []
   for (const p of periods) {
     const computed = query.series.map((s, i) => computeSeries(s, perSeries[i]!, p, query, shape, data))
     if (query.formula) {
-      out.push(...applyFormula(query.formula, computed, query, shape).map((c) => write(c, p, query, params, shape, true)))
+      out.push(...applyFormula(query.formula, computed, query, shape, p.compareLabel !== null).map((c) => write(c, p, query, params, shape, true)))
     } else {
       out.push(...computed.flat().map((c) => write(c, p, query, params, shape, false)))
     }
@@ -64,6 +64,7 @@ function computeSeries(s: SeriesSpec, rows: ReadonlyArray<Row>, p: Period, query
     width: query.breakdowns.length,
     multi: query.multiBreakdown,
     foldable: query.breakdowns[0]!.type !== 'cohort',
+    nullCompetes: shape.totalValue,
   }
   return limitAndOrder(groups.map((g) => compute(g, g.rows)), options, (g) => compute(g, g.rows))
 }
@@ -98,7 +99,8 @@ function write(c: Computed, p: Period, query: TrendQuery, params: Record<string,
 export function actionOf(s: SeriesSpec, p: Period): Record<string, unknown> {
   return {
     days: p.starts.map((start) => isoInZone(p.timeZone, start * 1000)),
-    id: s.id,
+    // build_series_response writes series_event(): the event, or the action's name.
+    id: s.type === 'actions' ? s.name : s.id,
     type: 'events',
     order: s.index,
     name: s.name,

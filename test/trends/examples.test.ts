@@ -10,14 +10,17 @@ import { openTrendEngine, type TrendEngine } from './support/engine.js'
 import { loadTrendData } from './support/load.js'
 
 /**
- * Examples where the reference evaluator and Sightline read PostHog
- * differently (test/trends/README.md); Sightline's reading is asserted in
- * posthog-readings.test.ts instead.
+ * Examples where Sightline departs from PostHog's code (test/trends/README.md),
+ * each with the PostHog source that decides; the reference evaluator and the
+ * example follow PostHog.
  */
 const DISAGREEMENTS: Record<string, string> = {
-  'an unknown display is the line graph': 'Sightline refuses a display outside the documented list (400 naming display)',
-  'event breakdown: null competes for the limit, shows after real values; Other last': 'PostHog ranks null after real values before applying the limit',
-  'multi-breakdown with limit 2: parts joined by ::, Other in every position': 'PostHog ranks combinations with a null part after real ones before applying the limit',
+  'an unknown display is the line graph':
+    "Sightline answers 400 naming display; PostHog's filter_to_query clean_display turns a display outside ChartDisplayType into None, which TrendsDisplay reads as ActionsLineGraph",
+  'total-value breakdown: null competes for the limit on its total':
+    'Sightline ranks null after real values before the cut on every display (rank-rows.ts); PostHog does so for time series only, its total-value query ranks by row_number() OVER (ORDER BY total DESC) (trends_query_builder.py _total_value_by_breakdown_query)',
+  'unique_group histogram breakdown: bins span only the events with the group':
+    "Sightline's histogramBinsFor (series-values.ts) takes min and max over every event of the series; PostHog's min_max CTE is _base_events_query(), which drops events without the group ($group_N != '')",
 }
 
 /** Examples this suite cannot run, each with its reason. */
@@ -30,9 +33,8 @@ function skipReason(example: TrendExample): string | null {
 /**
  * Creates the example's actions and static cohorts in the engine, which
  * gives them ids of its own, and rewrites the ids in the request and the
- * expected breakdown values and labels. `action.id` is not compared for
- * action series: Sightline writes the action's name there, as reference §4
- * says PostHog's runner does (the example expects the integer id).
+ * expected breakdown values and labels (an action series' `action.id` is the
+ * action's name, so it needs no rewriting).
  */
 async function materialise(engine: TrendEngine, projectId: number, example: TrendExample): Promise<{ params: Record<string, unknown>; expected: Array<Record<string, unknown>> }> {
   const actionIds = new Map<number, number>()
@@ -64,10 +66,6 @@ async function materialise(engine: TrendEngine, projectId: number, example: Tren
     const r: Record<string, unknown> = { ...row }
     if (typeof r.breakdown_value === 'number') r.breakdown_value = cohort(r.breakdown_value)
     if (typeof r.label === 'string' && /^\d+$/.test(r.label) && cohortIds.has(Number(r.label))) r.label = String(cohortIds.get(Number(r.label)))
-    if (typeof r.action === 'object' && r.action !== null && actionIds.has((r.action as { id?: number }).id!)) {
-      const { id: _id, ...rest } = r.action as Record<string, unknown>
-      r.action = rest
-    }
     return r
   })
   return { params: p, expected }

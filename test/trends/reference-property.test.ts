@@ -9,6 +9,7 @@ import { runTrend } from '../../packages/core/src/query/trends/run-trend.js'
 import { targets } from '../filters/filter-db.js'
 import type { RefDataset } from '../reference/ref-dataset.js'
 import { dataset } from '../reference/trend-arbitraries.js'
+import { TOTAL_VALUE_DISPLAYS } from '../reference/trend-query.js'
 import { referenceTrend } from '../reference/trend-reference.js'
 import { resultMismatches } from './support/compare-results.js'
 import { openTrendEngine, type TrendEngine } from './support/engine.js'
@@ -34,13 +35,29 @@ const withTestAccounts = dataset.map(
 const parts = (row: Record<string, unknown>): string[] => (row.breakdown_value === undefined ? [] : ([] as string[]).concat(row.breakdown_value as string))
 
 /**
- * A known disagreement (test/trends/README.md): with more values than the
- * limit, PostHog ranks values with a null part after the real ones before
- * cutting (Sightline), the reference ranks them with the real ones.
+ * The known disagreement (test/trends/README.md): with more values than the
+ * limit on a total-value display, PostHog ranks by total alone, null
+ * competing (trends_query_builder.py `_total_value_by_breakdown_query`; the
+ * reference), where Sightline ranks values with a null part after the real
+ * ones before cutting, as PostHog does for time series only.
  */
-function nullMeetsLimit(unhidden: unknown, ...results: unknown[]): boolean {
+function nullMeetsTotalValueLimit(params: Record<string, unknown>, unhidden: unknown, ...results: unknown[]): boolean {
+  if (!TOTAL_VALUE_DISPLAYS.includes(params.display as string)) return false
   const rows = [unhidden, ...results].flatMap((r) => (Array.isArray(r) ? (r as Array<Record<string, unknown>>) : []))
   return (unhidden as Array<Record<string, unknown>>).some((r) => parts(r).includes(OTHER)) && rows.some((r) => parts(r).includes(NULL))
+}
+
+/**
+ * The other (same README): a unique_group series with a histogram breakdown.
+ * PostHog's bins span the min and max of the events the series reads, which
+ * exclude events without the group (the `min_max` CTE is
+ * `_base_events_query()`, filtered by `$group_N != ''`); Sightline's
+ * histogramBinsFor takes them over every event of the series.
+ */
+function groupMathWithHistogram(params: Record<string, unknown>): boolean {
+  const series = params.events as Array<Record<string, unknown>>
+  const histogram = params.breakdown_histogram_bin_count !== undefined || ((params.breakdowns as Array<Record<string, unknown>> | undefined) ?? []).some((b) => b.histogram_bin_count !== undefined)
+  return histogram && series.some((s) => s.math === 'unique_group')
 }
 
 for (const target of targets) {
@@ -55,13 +72,14 @@ for (const target of targets) {
     test(`random data and requests agree with the reference evaluator (${RUNS} runs)`, { timeout: 180_000 }, async () => {
       await fc.assert(
         fc.asyncProperty(withTestAccounts, trendParams, async (data, params) => {
+          fc.pre(!groupMathWithHistogram(params))
           const expected = await referenceTrend(params, data)
           now = data.now
           const projectId = await loadTrendData(engine, data)
           const actual = (await runTrend(engine.ctx, projectId, params)).result
           const unhidden = params.breakdown_hide_other_aggregation ? await referenceTrend({ ...params, breakdown_hide_other_aggregation: false }, data) : expected
-          fc.pre(!nullMeetsLimit(unhidden, actual, expected))
-          const problems = resultMismatches(actual, expected, { unordered: params.formula !== undefined && (params.breakdown !== undefined || params.breakdowns !== undefined) })
+          fc.pre(!nullMeetsTotalValueLimit(params, unhidden, actual, expected))
+          const problems = resultMismatches(actual, expected)
           expect(problems, JSON.stringify(params)).toEqual([])
         }),
         { numRuns: RUNS, maxSkipsPerRun: 100, ...(SEED === undefined ? {} : { seed: SEED }) },

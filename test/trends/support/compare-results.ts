@@ -2,10 +2,7 @@
  * Compares a Sightline trend result with the reference evaluator's: the same
  * series in the same order, every field equal, numbers to 1e-9 relative
  * (databases sum and interpolate floats in their own order). Persons URLs
- * are Sightline's extension and are left out. With a formula and a
- * breakdown, rows are compared as a set: PostHog orders equal totals by
- * data and value descending, the reference by value ascending (a known
- * disagreement, test/trends/README.md).
+ * are Sightline's extension and are left out.
  */
 const close = (a: number, b: number) => a === b || Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b), 1)
 
@@ -37,13 +34,8 @@ function diff(actual: unknown, expected: unknown, path: string, out: string[]): 
   if (actual !== expected) out.push(`${path}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`)
 }
 
-const canonical = (rows: ReadonlyArray<Record<string, unknown>>) =>
-  [...rows].sort((x, y) => (JSON.stringify([x.compare_label, x.breakdown_value]) < JSON.stringify([y.compare_label, y.breakdown_value]) ? -1 : 1))
-
-export function resultMismatches(actual: unknown, expected: unknown, options: { unordered: boolean }): string[] {
+export function resultMismatches(actual: unknown, expected: unknown): string[] {
   const out: string[] = []
-  const a = options.unordered && Array.isArray(actual) ? canonical(actual) : actual
-  const e = options.unordered && Array.isArray(expected) ? canonical(expected as Array<Record<string, unknown>>) : expected
-  diff(a, e, 'result', out)
+  diff(actual, expected, 'result', out)
   return out
 }
