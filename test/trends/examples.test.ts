@@ -15,10 +15,6 @@ import { loadTrendData } from './support/load.js'
  * example follow PostHog.
  */
 const DISAGREEMENTS: Record<string, string> = {
-  'an unknown display is the line graph':
-    "Sightline answers 400 naming display; PostHog's filter_to_query clean_display turns a display outside ChartDisplayType into None, which TrendsDisplay reads as ActionsLineGraph",
-  'total-value breakdown: null competes for the limit on its total':
-    'Sightline ranks null after real values before the cut on every display (rank-rows.ts); PostHog does so for time series only, its total-value query ranks by row_number() OVER (ORDER BY total DESC) (trends_query_builder.py _total_value_by_breakdown_query)',
   'unique_group histogram breakdown: bins span only the events with the group':
     "Sightline's histogramBinsFor (series-values.ts) takes min and max over every event of the series; PostHog's min_max CTE is _base_events_query(), which drops events without the group ($group_N != '')",
 }

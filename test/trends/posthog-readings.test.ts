@@ -13,6 +13,7 @@ import { loadTrendData } from './support/load.js'
 
 const NOW = '2024-01-10T12:00:00Z'
 const OTHER = '$$_posthog_breakdown_other_$$'
+const NULL_VALUE = '$$_posthog_breakdown_null_$$'
 const JAN_1_2 = { date_from: '2024-01-01', date_to: '2024-01-02' }
 
 const READINGS: ReadonlyArray<TrendExample> = [
@@ -88,7 +89,7 @@ const READINGS: ReadonlyArray<TrendExample> = [
     why: "PostHog's events filter adds `$group_0 != ''` for unique_group (reference §5: events without the group are ignored), so the Safari event never reaches the breakdown.",
   },
   {
-    name: 'null with a breakdown limit in a total-value display: Other holds the null rows',
+    name: 'null with a breakdown limit in a total-value display: null competes on its total',
     data: {
       project: UTC,
       now: NOW,
@@ -101,10 +102,10 @@ const READINGS: ReadonlyArray<TrendExample> = [
     },
     params: { events: [{ id: '$pageview', math: 'dau' }], date_from: '2024-01-01', date_to: '2024-01-01', breakdown: '$browser', breakdown_limit: 1, display: 'ActionsTable' },
     expected: [
-      { breakdown_value: 'Chrome', aggregated_value: 1 },
-      { breakdown_value: OTHER, aggregated_value: 2 },
+      { breakdown_value: NULL_VALUE, aggregated_value: 2 },
+      { breakdown_value: OTHER, aggregated_value: 1 },
     ],
-    why: 'Real values first: Chrome (1) is kept even though null counts 2; the two persons without a browser fold into Other, counted as distinct persons.',
+    why: "PostHog's total-value query cuts by row_number() OVER (ORDER BY total DESC) alone (trends_query_builder.py, _total_value_by_breakdown_query): null (2 persons) takes the one slot, Chrome (1) folds into Other.",
   },
 ]
 

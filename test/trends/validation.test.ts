@@ -49,7 +49,6 @@ describe('runTrend refuses', () => {
     ['math hogql in stickiness', { insight: 'STICKINESS', events: [{ id: '$pageview', math: 'hogql', math_hogql: 'count()' }] }, 'events__0__math', 'not supported in stickiness'],
     ['a HogQL breakdown outside the subset', { events: pageview, breakdown: 'sleep(1)', breakdown_type: 'hogql' }, 'breakdown', 'sleep'],
     ['an unknown interval', { events: pageview, interval: 'fortnight' }, 'interval', 'unknown interval "fortnight"'],
-    ['an unknown display', { events: pageview, display: 'PieChart3D' }, 'display', 'unknown display "PieChart3D"'],
     ['a formula that does not parse', { events: pageview, formula: 'A +' }, 'formula', 'ends too early'],
     ['a formula naming a missing series', { events: pageview, formula: 'A / B' }, 'formula', 'references series B'],
     ['a formula calling a function', { events: pageview, formula: 'max(A)' }, 'formula', 'not MAX()'],

@@ -4,7 +4,7 @@
  * numeric-or-not `amount`, `$session_id`, `$group_0`, person `plan`): every
  * insight, math, interval, display, breakdown shape, limit, formula, compare
  * and date form the reference evaluator covers. Nothing is left out here;
- * the one known disagreement (null and the limit on a total-value display)
+ * the one known disagreement (a unique_group series with histogram bins)
  * is skipped at run time in reference-property.test.ts.
  */
 import fc from 'fast-check'

@@ -31,11 +31,15 @@ const total = (r: Rankable) => r.values.reduce((x, y) => x + y, 0)
  * values with a null part, then Other; within each, the value's total
  * descending (the sum of a time series' buckets, or a total-value display's
  * one value); then the value ascending, byte-wise. The first
- * `breakdown_limit` rows in this order are the ones kept.
+ * `breakdown_limit` rows in this order are the ones kept; with
+ * `nullCompetes` (total-value displays) null ranks as a real value for that cut.
  */
-export function rankRows<R extends Rankable>(rows: ReadonlyArray<R>): R[] {
+export function rankRows<R extends Rankable>(rows: ReadonlyArray<R>, options: { readonly nullCompetes?: boolean } = {}): R[] {
+  // PostHog's total-value query cuts by `row_number() OVER (ORDER BY total DESC)` alone, so
+  // there null competes for a slot (trends_query_builder.py, _total_value_by_breakdown_query).
+  const bucketOf = (parts: ReadonlyArray<string>) => (options.nullCompetes && nullBucket(parts) === 1 ? 0 : nullBucket(parts))
   return rows
-    .map((r) => ({ r, total: total(r), bucket: nullBucket(r.parts) }))
+    .map((r) => ({ r, total: total(r), bucket: bucketOf(r.parts) }))
     .sort((a, b) => a.bucket - b.bucket || b.total - a.total || compareParts(a.r.parts, b.r.parts))
     .map(({ r }) => r)
 }

@@ -63,8 +63,8 @@ export async function seriesValues(ctx: EngineContext, env: QueryEnv, request: T
   const rows = [...toRows(cells, plan, width).values()].map((r) => cumulate(request, r))
   if (!breakdown) return { series, period, rows: [rows[0] ?? { parts: [], values: new Array(width).fill(0), other: false }] }
 
-  const ranked = rankRows(rows)
-  const kept = ranked.slice(0, request.breakdownLimit)
+  const ranked = rankRows(rows, { nullCompetes: request.totalValue })
+  const kept = rankRows(ranked.slice(0, request.breakdownLimit))
   const folded = ranked.slice(request.breakdownLimit)
   const out: ValueRow[] = [...kept]
   if (folded.length > 0 && !request.hideOther) {

@@ -6,7 +6,7 @@ import { INTERVALS, isInterval, type Interval } from '../dates/interval.js'
 import { parseRelativeDate } from '../dates/relative-date.js'
 import { PropertyFilters } from '../filters/property-filters.js'
 import { decodeSeries, normalizeProperties, type SeriesEntity } from '../series/series.js'
-import { DISPLAYS, isDisplay, isTotalValueDisplay, type Display } from './displays.js'
+import { isDisplay, isTotalValueDisplay, type Display } from './displays.js'
 import { FormulaSyntaxError, parseFormula, type FormulaNode } from './formula/formula-parse.js'
 import { readLegacyParams } from './legacy-params.js'
 import { isMath, isPropertyMath, MATHS, STICKINESS_MATHS, type MathName } from './maths.js'
@@ -101,9 +101,10 @@ export function decodeTrendRequest(input: unknown): TrendRequest {
   if (!isInterval(intervalText)) invalid(['interval'], `unknown interval ${JSON.stringify(intervalText)}; use one of ${INTERVALS.join(', ')}`)
   const interval = intervalText as Interval
 
+  // PostHog's filter_to_query (clean_display) reads a display it does not know as the line graph;
+  // refusing it would break clients that send newer displays.
   const displayText = blank(p.display) ?? 'ActionsLineGraph'
-  if (!isDisplay(displayText)) invalid(['display'], `unknown display ${JSON.stringify(displayText)}; use one of ${DISPLAYS.join(', ')}`)
-  const display = displayText as Display
+  const display = (isDisplay(displayText) ? displayText : 'ActionsLineGraph') as Display
 
   const entities = decodeSeries({ events: params.events, actions: params.actions })
   if (entities.length === 0) invalid(['events'], 'a trend needs at least one event or action')
