@@ -15,8 +15,6 @@ import { loadTrendData } from './support/load.js'
  * example follow PostHog.
  */
 const DISAGREEMENTS: Record<string, string> = {
-  'unique_group histogram breakdown: bins span only the events with the group':
-    "Sightline's histogramBinsFor (series-values.ts) takes min and max over every event of the series; PostHog's min_max CTE is _base_events_query(), which drops events without the group ($group_N != '')",
 }
 
 /** Examples this suite cannot run, each with its reason. */

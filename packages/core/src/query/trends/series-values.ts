@@ -1,4 +1,4 @@
-import { sql, type Expression, type SqlBool } from 'kysely'
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import type { EngineContext } from '../../context.js'
 import { runStorage } from '../../db/run.js'
 import { bucketIndexSql } from '../dates/bucket-index-sql.js'
@@ -14,6 +14,7 @@ import { rankRows } from './rank-rows.js'
 import { breakdownKeysSql, breakdownNumberSql, personText, seriesScope, type QueryEnv, type SeriesScope } from './series-scope.js'
 import { isAdditive, planSeries, type BucketGrid, type SeriesPlan } from './series-plan.js'
 import type { TrendRequest, TrendSeries } from './trend-request.js'
+import type { QuerySources } from '../scope/query-sources.js'
 
 /** One output row of a series: a breakdown value (or none) and its values. */
 export interface ValueRow {
@@ -197,6 +198,15 @@ function cumulate(request: TrendRequest, row: ValueRow): ValueRow {
 }
 
 /** Equal-width bins of each histogram dimension, from the smallest and largest number among the rows the series counts. */
+/**
+ * unique_group reads only events with the group (PostHog's `$group_N != ''`),
+ * so its bins span those events alone (the `min_max` CTE is `_base_events_query()`).
+ */
+function groupOnly(series: TrendSeries, sources: QuerySources): RawBuilder<unknown> {
+  if (series.math !== 'unique_group' || series.groupTypeIndex === null) return sql``
+  return sql` and ${sources.groupKeys[series.groupTypeIndex]} <> ''`
+}
+
 export async function histogramBinsFor(ctx: EngineContext, request: TrendRequest, series: TrendSeries, env: QueryEnv, plan: SeriesPlan): Promise<Array<HistogramBin[] | null>> {
   const dims = request.breakdowns.map((b, i) => (b.histogramBinCount !== null ? i : -1)).filter((i) => i >= 0)
   if (dims.length === 0) return request.breakdowns.map(() => null)
@@ -209,7 +219,7 @@ export async function histogramBinsFor(ctx: EngineContext, request: TrendRequest
   const rows = firstTime
     ? sql`select * from (select ${sql.join(values, sql`, `)}, ${s.timestampMicros} as u, row_number() over (partition by ${personText()} order by ${s.timestamp}, cast(${s.uuid} as text)) as rn from ${scope.from} where ${scope.where}) as f
         where rn = 1 and u >= ${sql.lit(plan.range.fromMicros)} and u <= ${sql.lit(plan.range.toMicros)}`
-    : sql`select ${sql.join(values, sql`, `)} from ${scope.from} where ${scope.where}`
+    : sql`select ${sql.join(values, sql`, `)} from ${scope.from} where ${scope.where}${groupOnly(series, s)}`
   const query = sql<Record<string, unknown>>`select ${sql.join(bounds, sql`, `)} from (${rows}) as r`
   const [row] = (await runStorage('trend histogram bins', () => query.execute(ctx.db))).rows
   return request.breakdowns.map((b, i) => {
