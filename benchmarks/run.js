@@ -1,4 +1,4 @@
-// Benchmark runner: `node benchmarks/run.js ingest|trend [--events N] [--batch N] [--targets duckdb,postgres] ...`.
+// Benchmark runner: `node benchmarks/run.js ingest|trend|funnel [--events N] [--batch N] [--targets duckdb,postgres] ...`.
 // Imports the built packages (dist/): run `pnpm build` (or `npx tsc -b`) first; `pnpm bench` does.
 import { parseArgs } from 'node:util'
 import { CHILD_FLAG } from './measure.js'
