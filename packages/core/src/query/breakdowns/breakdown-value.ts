@@ -9,7 +9,7 @@ export type HogqlTextOf = (expression: string, path: ReadonlyArray<string | numb
 /**
  * The raw text of one breakdown dimension for a scoped event: the property
  * as text (numbers and booleans in JSON spelling), null when missing or JSON
- * null; with `normalizeUrl`, one trailing `/`, `?` or `#` removed. Each
+ * null; with `normalizeUrl`, PostHog's URL normalisation (below). Each
  * analysis maps null and '' to its own display (trends: PostHog's null
  * marker; funnels: ''). Cohort dimensions are not values of an event: the
  * analyses expand them. Session properties other than `$session_id` are
@@ -43,9 +43,13 @@ export function breakdownValueSql(spec: BreakdownSpec, sources: QuerySources, ho
   return spec.normalizeUrl ? normalizeUrl(text) : text
 }
 
-/** PostHog's `breakdown_normalize_url`: strips one trailing `/`, `?` or `#` (a lone "/" stays). */
+/**
+ * PostHog's `breakdown_normalize_url`: every trailing `/`, `?` and `#`
+ * removed (`trim(TRAILING '/?#' ...)`), a value left empty shown as `/`; a
+ * missing value stays missing.
+ */
 function normalizeUrl(text: Expression<string | null>): Expression<string | null> {
-  return sql<string | null>`(case when length(${text}) > 1 and right(${text}, 1) in ('/', '?', '#') then left(${text}, length(${text}) - 1) else ${text} end)`
+  return sql<string | null>`(case when ${text} is null then null when rtrim(${text}, '/?#') = '' then '/' else rtrim(${text}, '/?#') end)`
 }
 
 const refuse = (path: ReadonlyArray<string | number>, message: string): never => {
