@@ -1,31 +1,11 @@
 import { Schema } from 'effect'
 import type { EngineContext } from '../../context.js'
 import { runStorage } from '../../db/run.js'
-import { ValidationError } from '../../errors.js'
 import { ActionStep, type ActionDefinition } from '../../model/action.js'
 import { decodeOrThrow } from '../../util/decode.js'
 
 const MAX_ID = 2_147_483_647
 const StoredSteps = Schema.Array(ActionStep)
-
-/**
- * The project's actions with these ids, by id, for compiling queries. Throws
- * `ValidationError` at `path` (PostHog's "Action ID {id} does not exist!")
- * for an id that is unknown, another project's, or soft-deleted.
- */
-export async function loadActions(
-  ctx: EngineContext,
-  projectId: number,
-  ids: ReadonlyArray<number>,
-  path: ReadonlyArray<string | number> = [],
-): Promise<ReadonlyMap<number, ActionDefinition>> {
-  const found = await readActions(ctx, projectId, ids, { includeDeleted: false })
-  const missing = [...new Set(ids)].find((id) => !found.has(id))
-  if (missing !== undefined) {
-    throw new ValidationError([{ path, message: `Action ID ${missing} does not exist!` }], { context: 'invalid query' })
-  }
-  return found
-}
 
 /**
  * The project's actions with these ids that exist; soft-deleted ones too

@@ -2,15 +2,14 @@ import { sql, type Expression, type SqlBool } from 'kysely'
 import type { EngineContext } from '../../context.js'
 import { runStorage } from '../../db/run.js'
 import { ValidationError } from '../../errors.js'
-import type { ActionDefinition } from '../../model/action.js'
 import { compileActionCondition } from '../actions/compile-action.js'
-import { loadActions } from '../actions/load-actions.js'
+import { readActions } from '../actions/load-actions.js'
 import { cohortFilterSource, cohortMembership, type CohortScope } from '../cohorts/cohort-membership.js'
-import { loadCohorts } from '../cohorts/load-cohorts.js'
+import { loadCohorts, type CohortCatalog } from '../cohorts/load-cohorts.js'
 import { compileHogqlCondition, loadHogqlParser, type HogqlScope } from '../hogql/index.js'
 import type { PropertyFilterSources } from '../filters/compile-property-filters.js'
 import { PERSON_ID, SESSION_ID } from '../scope/event-scope.js'
-import { loadQueryProject } from '../scope/query-project.js'
+import type { QueryProject } from '../scope/query-project.js'
 import { addFilterNeeds, noNeeds, type FilterNeeds } from '../scope/filter-needs.js'
 import { sessionCondition } from '../sessions/session-condition.js'
 import type { QuerySources } from '../scope/query-sources.js'
@@ -35,6 +34,8 @@ export interface QueryExtensions {
   cohortName(cohortId: number): string | null
   /** A loaded action's stored name (series and step labels, as PostHog's); null when it was not loaded. */
   actionName(actionId: number): string | null
+  /** Every cohort of the project, with the cohorts and actions they name. */
+  readonly cohorts: CohortCatalog
   /** The joins the loaded actions' step filters read (person or group properties): add to the scope's needs. */
   readonly needs: FilterNeeds
   /** Extra filter sources for `eventScope({ extensions })`: cohort filters (and HogQL where available). */
@@ -42,23 +43,22 @@ export interface QueryExtensions {
 }
 
 /**
- * Loads what a query can reference for `projectId`: the actions `references`
+ * Loads what a query can reference in `project`: the actions `references`
  * names (ValidationError at the path of an unknown or deleted one) and the
  * project's cohorts, with the cohorts and actions they name in turn
  * (cohorts are few; loading them all spares every analysis a walk of its
  * filters).
  */
-export async function prepareQueryExtensions(ctx: EngineContext, projectId: number, references: QueryReferences): Promise<QueryExtensions> {
-  const actions = new Map<number, ActionDefinition>()
-  for (const { id, path } of references.actions) {
-    if (actions.has(id)) continue
-    for (const [k, v] of await loadActions(ctx, projectId, [id], path)) actions.set(k, v)
-  }
+export async function prepareQueryExtensions(ctx: EngineContext, project: QueryProject, references: QueryReferences): Promise<QueryExtensions> {
+  const projectId = project.id
+  // One read for every action the query names; an unknown or deleted one is refused at its first path.
+  const actions = await readActions(ctx, projectId, [...new Set(references.actions.map((a) => a.id))], { includeDeleted: false })
+  const missing = references.actions.find((a) => !actions.has(a.id))
+  if (missing) throw new ValidationError([{ path: missing.path, message: `Action ID ${missing.id} does not exist!` }], { context: 'invalid query' })
   const cohortIds = await runStorage('list cohorts', () =>
     ctx.db.selectFrom('cohorts').select('id').where('project_id', '=', projectId).where('deleted', '=', false).execute(),
   )
   const catalog = await loadCohorts(ctx, projectId, cohortIds.map((r) => r.id))
-  const project = await loadQueryProject(ctx, projectId)
   const cohortScope: CohortScope = { personId: PERSON_ID, projectId, now: ctx.clock(), hooks: ctx.adapter.sql }
   await loadHogqlParser()
   const hogqlScope: HogqlScope = {
@@ -90,6 +90,7 @@ export async function prepareQueryExtensions(ctx: EngineContext, projectId: numb
     },
     cohortName: (id) => catalog.cohorts.get(id)?.name ?? null,
     actionName: (id) => actions.get(id)?.name ?? null,
+    cohorts: catalog,
     needs,
     filterSources: {
       cohort: cohortFilterSource(catalog, cohortScope),

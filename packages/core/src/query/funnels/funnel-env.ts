@@ -1,11 +1,9 @@
-import { sql } from 'kysely'
 import type { EngineContext } from '../../context.js'
-import { runStorage } from '../../db/run.js'
 import { ValidationError } from '../../errors.js'
-import { readActions } from '../actions/load-actions.js'
 import { prepareQueryExtensions, type QueryExtensions } from '../analysis/query-extensions.js'
-import { loadCohorts, type CohortCatalog } from '../cohorts/load-cohorts.js'
+import type { CohortCatalog } from '../cohorts/load-cohorts.js'
 import { resolveDateRange, type ResolvedDateRange } from '../dates/resolve-date-range.js'
+import { earliestEvent } from '../scope/earliest-event.js'
 import { loadQueryProject, type QueryProject } from '../scope/query-project.js'
 import type { FunnelRequest } from './funnel-request.js'
 
@@ -21,9 +19,6 @@ export interface FunnelEnv {
   readonly now: Date
 }
 
-// PostHog's EARLIEST_TIMESTAMP: earlier timestamps are clock errors, not the start of "all".
-const EARLIEST_TIMESTAMP = '2015-01-01T00:00:00.000000Z'
-
 /**
  * Loads the project (NotFoundError when missing), the actions the steps and
  * exclusions name (ValidationError at their path when unknown), the cohorts
@@ -37,16 +32,14 @@ export async function funnelEnv(ctx: EngineContext, projectId: number, request: 
     ...request.steps.filter((s) => s.kind === 'actions').map((s) => ({ id: s.actionId!, path: ['actions', s.index] as Array<string | number> })),
     ...request.exclusions.filter((x) => x.entity.kind === 'actions').map((x) => ({ id: x.entity.actionId!, path: ['exclusions', x.entity.index] as Array<string | number> })),
   ]
-  const extensions = await prepareQueryExtensions(ctx, projectId, { actions })
-  const named = await readActions(ctx, projectId, actions.map((a) => a.id), { includeDeleted: false })
-  const actionNames = new Map([...named].map(([id, a]) => [id, a.name] as const))
+  const extensions = await prepareQueryExtensions(ctx, project, { actions })
+  const actionNames = new Map(actions.map((a) => [a.id, extensions.actionName(a.id)] as const))
 
   const cohortIds = (request.breakdown?.dims[0]?.type === 'cohort' ? request.breakdown.dims[0].cohorts : []).filter((c): c is number => c !== 'all')
   let cohorts: CohortCatalog | null = null
   if (request.breakdown?.dims[0]?.type === 'cohort') {
-    // Loaded here rather than through the extensions: their membership test reads the person as
-    // `coalesce(person_uuid, distinct_id)`, which neither database types (uuid with text).
-    cohorts = await loadCohorts(ctx, projectId, cohortIds)
+    // The extensions loaded every cohort of the project (and what they name).
+    cohorts = extensions.cohorts
     const missing = cohortIds.find((id) => !cohorts!.cohorts.has(id))
     if (missing !== undefined) throw new ValidationError([{ path: ['breakdown'], message: `Cohort ${missing} does not exist in this project` }], { context: 'invalid breakdown' })
   }
@@ -59,11 +52,7 @@ export async function funnelEnv(ctx: EngineContext, projectId: number, request: 
       timezone: project.timezone,
       weekStartDay: project.weekStartDay,
       now,
-      earliestEvent: async () => {
-        const query = sql<{ t: string | null }>`select min(timestamp) as t from events where project_id = ${project.id} and timestamp > cast(${EARLIEST_TIMESTAMP} as timestamptz)`
-        const [row] = (await runStorage('read earliest event', () => query.execute(ctx.db))).rows
-        return row?.t ? new Date(row.t) : null
-      },
+      earliestEvent: earliestEvent(ctx, project.id),
     },
   )
   return { project, extensions, range, actionNames, cohorts, cohortNames, now }
