@@ -158,5 +158,28 @@ export function resourceCases(target: ConformanceTarget): void {
         await e.close()
       }
     })
+    conformanceCase(target, 'path cleaning rules are stored in order, changed by update, and a bad regex is refused', async () => {
+      const e = await openEngine(target)
+      try {
+        const rules = [
+          { alias: '/users/:id', regex: '^/users/[0-9]+$' },
+          { alias: '/item', regex: 'item-.*' },
+        ]
+        const project = await e.sightline.projects.create({ organizationId: e.organizationId, name: 'Paths', pathCleaningFilters: rules })
+        expect(project.pathCleaningFilters).toEqual(rules)
+        expect((await e.sightline.projects.get(project.id)).pathCleaningFilters).toEqual(rules)
+        expect((await e.sightline.projects.get(e.projectId)).pathCleaningFilters).toEqual([])
+        const updated = await e.sightline.projects.update(project.id, { pathCleaningFilters: [rules[1]!] })
+        expect(updated.pathCleaningFilters).toEqual([rules[1]])
+        const bad = await e.sightline.projects.update(project.id, { pathCleaningFilters: [{ alias: 'x', regex: '([a-z' }] }).catch((x) => x)
+        expect(bad).toBeInstanceOf(ValidationError)
+        expect(bad.issues[0].path).toEqual(['pathCleaningFilters', 0, 'regex'])
+        expect((await e.sightline.projects.get(project.id)).pathCleaningFilters).toEqual([rules[1]])
+        const log = await e.sightline.activity.list({ projectId: project.id, scope: 'Project' })
+        expect(log.results[0]!.detail.changes?.map((c) => c.field)).toEqual(['pathCleaningFilters'])
+      } finally {
+        await e.close()
+      }
+    })
   })
 }

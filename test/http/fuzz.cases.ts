@@ -7,7 +7,7 @@ import { type Live, serve } from './harness.js'
 
 /** Field names of every body, so that random bodies reach the validation and storage code. */
 const FIELDS = [
-  'name', 'timezone', 'week_start_day', 'test_account_filters', 'organization', 'tags', 'created_at', 'last_seen_at', 'post_to_slack', 'description',
+  'name', 'timezone', 'week_start_day', 'test_account_filters', 'path_cleaning_filters', 'organization', 'tags', 'created_at', 'last_seen_at', 'post_to_slack', 'description',
   'plugin_type', 'url', 'icon', 'config_schema', 'tag', 'is_global', 'capabilities', 'metrics', 'public_jobs', 'plugin.json', 'index.ts',
   'derived_name', 'filters', 'query', 'order', 'deleted', 'dashboards', 'favorited', 'saved', 'personal_api_key',
   'api_key', 'token', 'batch', 'event', 'distinct_id', 'properties', 'timestamp', 'uuid', '$set', '__proto__', 'constructor',

@@ -88,7 +88,7 @@ export function walkCases(target: ConformanceTarget): void {
       expect((await call('GET', '/api/organizations/', 200)).body).toEqual({ count: 1, next: null, previous: null, results: [organization] })
       expect((await call('GET', `/api/organizations/${a.org.id}/`, 200)).body).toEqual(organization)
 
-      const project = { ...team, week_start_day: 0, test_account_filters: [], created_at: STAMP, updated_at: STAMP }
+      const project = { ...team, week_start_day: 0, test_account_filters: [], path_cleaning_filters: [], created_at: STAMP, updated_at: STAMP }
       expect((await call('GET', '/api/projects/', 200)).body).toEqual({ count: 1, next: null, previous: null, results: [project] })
       const created = (await call('POST', '/api/projects/', 201, { body: { name: 'Mobile', timezone: 'Europe/Paris' } })).body
       expect(created).toEqual({
@@ -101,6 +101,7 @@ export function walkCases(target: ConformanceTarget): void {
         timezone: 'Europe/Paris',
         week_start_day: 0,
         test_account_filters: [],
+        path_cleaning_filters: [],
         created_at: STAMP,
         updated_at: STAMP,
       })

@@ -28,6 +28,7 @@ export async function loadDataset(sightline: Sightline, organizationId: Organiza
     timezone: data.project.timezone,
     weekStartDay: data.project.weekStartDay,
     testAccountFilters: data.project.testAccountFilters as never,
+    ...(data.project.pathCleaningFilters ? { pathCleaningFilters: data.project.pathCleaningFilters } : {}),
   })
   const projectId = project.id
 

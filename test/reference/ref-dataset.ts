@@ -28,6 +28,8 @@ export interface RefProject {
   /** 0 = Sunday, 1 = Monday. */
   readonly weekStartDay: 0 | 1
   readonly testAccountFilters: ReadonlyArray<unknown>
+  /** The project's path cleaning rules (`{alias, regex}`), in order; none when absent. */
+  readonly pathCleaningFilters?: ReadonlyArray<{ readonly alias: string; readonly regex: string }>
 }
 
 export interface RefDataset {

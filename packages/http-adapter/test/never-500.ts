@@ -4,7 +4,7 @@ import { expect } from 'vitest'
 import { BASE, type World } from './fixture.js'
 
 const FIELDS = [
-  'name', 'timezone', 'week_start_day', 'test_account_filters', 'organization', 'tags', 'created_at', 'last_seen_at', 'post_to_slack',
+  'name', 'timezone', 'week_start_day', 'test_account_filters', 'path_cleaning_filters', 'organization', 'tags', 'created_at', 'last_seen_at', 'post_to_slack',
   'description', 'personal_api_key', 'api_key', 'token', '$token', 'batch', 'event', 'distinct_id', '$distinct_id', 'properties', '$set',
   '$set_once', 'uuid', 'timestamp', 'sent_at', 'offset', 'key', 'value', 'operator', 'type', 'group_type_index', 'data',
   'plugin_type', 'url', 'icon', 'config_schema', 'tag', 'is_global', 'capabilities', 'metrics', 'public_jobs', 'plugin.json', 'index.ts',

@@ -7,7 +7,7 @@ beforeAll(async () => {
 })
 afterAll(() => w.close())
 
-const PROJECT_FIELDS = ['api_token', 'created_at', 'id', 'name', 'organization', 'project_id', 'test_account_filters', 'timezone', 'updated_at', 'uuid', 'week_start_day']
+const PROJECT_FIELDS = ['api_token', 'created_at', 'id', 'name', 'organization', 'path_cleaning_filters', 'project_id', 'test_account_filters', 'timezone', 'updated_at', 'uuid', 'week_start_day']
 
 describe('projects', () => {
   test('GET /api/projects/ lists the caller’s projects in the envelope', async () => {
@@ -26,6 +26,7 @@ describe('projects', () => {
       timezone: 'UTC',
       week_start_day: 0,
       test_account_filters: [],
+      path_cleaning_filters: [],
       created_at: '2026-01-15T12:00:00.000000Z',
       updated_at: '2026-01-15T12:00:00.000000Z',
     })
@@ -61,6 +62,17 @@ describe('projects', () => {
     const stored = await w.sightline.projects.get(w.project.id)
     expect(stored.name).toBe('Website')
     expect(stored.testAccountFilters).toEqual(filters)
+  })
+
+  test('PATCH path_cleaning_filters stores the rules; a bad regex is a 400 naming it and changes nothing', async () => {
+    const rules = [{ alias: '/users/:id', regex: '^/users/[0-9]+$' }]
+    const r = await w.call('PATCH', `/api/projects/${w.project.id}/`, { body: { path_cleaning_filters: rules } })
+    expect(r.status).toBe(200)
+    expect((await json(r)).path_cleaning_filters).toEqual(rules)
+    const bad = await w.call('PATCH', `/api/projects/${w.project.id}/`, { body: { path_cleaning_filters: [{ alias: 'x', regex: '(' }] } })
+    expect(bad.status).toBe(400)
+    expect(await json(bad)).toMatchObject({ type: 'validation_error', attr: 'path_cleaning_filters__0__regex' })
+    expect((await w.sightline.projects.get(w.project.id)).pathCleaningFilters).toEqual(rules)
   })
 
   test('unknown, malformed and huge ids are 404', async () => {

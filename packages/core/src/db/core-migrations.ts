@@ -337,5 +337,11 @@ export function coreMigrations(capabilities: StorageCapabilities): Record<string
           .execute()
       },
     },
+    core_0006_path_cleaning: {
+      async up(db: Kysely<any>) {
+        // Nullable: DuckDB cannot add a NOT NULL column; null reads as no rules.
+        await db.schema.alterTable('projects').addColumn('path_cleaning_filters', json).execute()
+      },
+    },
   }
 }

@@ -61,6 +61,8 @@ export interface ProjectsTable {
   timezone: string
   week_start_day: number
   test_account_filters: Json<unknown[]>
+  /** Null on projects created before migration core_0006: no rules. */
+  path_cleaning_filters: Json<unknown[]> | null
   created_at: Timestamp
   updated_at: Timestamp
 }

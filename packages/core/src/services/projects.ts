@@ -23,6 +23,7 @@ const fromRow = (row: Selectable<ProjectsTable>): Project =>
       timezone: row.timezone,
       weekStartDay: row.week_start_day,
       testAccountFilters: row.test_account_filters,
+      pathCleaningFilters: row.path_cleaning_filters ?? [],
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     },
@@ -62,6 +63,7 @@ export function projectsService(ctx: EngineContext) {
                 timezone: p.timezone ?? 'UTC',
                 week_start_day: p.weekStartDay ?? 0,
                 test_account_filters: JSON.stringify(p.testAccountFilters ?? []),
+                path_cleaning_filters: JSON.stringify(p.pathCleaningFilters ?? []),
                 created_at: now,
                 updated_at: now,
               })
@@ -105,7 +107,7 @@ export function projectsService(ctx: EngineContext) {
       return (await runStorage('list projects', () => query.execute())).map(fromRow)
     },
 
-    /** Changes name, timezone, week start or test account filters; logged field by field. */
+    /** Changes name, timezone, week start, test account filters or path cleaning rules; logged field by field. */
     async update(id: number, input: UpdateProjectInput, actor?: Actor): Promise<Project> {
       const patch = decodeOrThrow(UpdateProjectInput, input, 'invalid project update')
       return writeProject(id, 'updated', actor, {
@@ -113,6 +115,7 @@ export function projectsService(ctx: EngineContext) {
         ...(patch.timezone !== undefined && { timezone: patch.timezone }),
         ...(patch.weekStartDay !== undefined && { week_start_day: patch.weekStartDay }),
         ...(patch.testAccountFilters !== undefined && { test_account_filters: JSON.stringify(patch.testAccountFilters) }),
+        ...(patch.pathCleaningFilters !== undefined && { path_cleaning_filters: JSON.stringify(patch.pathCleaningFilters) }),
       })
     },
 
@@ -123,7 +126,7 @@ export function projectsService(ctx: EngineContext) {
   }
 
   /** Updates a project and logs the fields that changed (never the token's value), in one transaction. */
-  async function writeProject(id: number, activity: string, actor: Actor | undefined, set: Updateable<Pick<ProjectsTable, 'name' | 'timezone' | 'week_start_day' | 'test_account_filters' | 'api_token'>>): Promise<Project> {
+  async function writeProject(id: number, activity: string, actor: Actor | undefined, set: Updateable<Pick<ProjectsTable, 'name' | 'timezone' | 'week_start_day' | 'test_account_filters' | 'path_cleaning_filters' | 'api_token'>>): Promise<Project> {
     ctx.assertOpen()
     if (!Number.isSafeInteger(id)) throw new NotFoundError('project', id)
     return ctx.writeLock.run(() =>
@@ -134,7 +137,7 @@ export function projectsService(ctx: EngineContext) {
           await trx.updateTable('projects').set({ ...set, updated_at: nowIso(ctx.clock) }).where('id', '=', id).execute()
           const after = fromRow((await trx.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst())!)
           const before = fromRow(beforeRow)
-          const changes = diffFields('Project', before as never, after as never, ['name', 'timezone', 'weekStartDay', 'testAccountFilters']).concat(
+          const changes = diffFields('Project', before as never, after as never, ['name', 'timezone', 'weekStartDay', 'testAccountFilters', 'pathCleaningFilters']).concat(
             before.apiToken !== after.apiToken ? [{ type: 'Project', action: 'changed' as const, field: 'apiToken' }] : [],
           )
           if (changes.length > 0) {

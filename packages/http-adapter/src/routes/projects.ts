@@ -41,6 +41,7 @@ export const create = endpoint({
       timezone: ctx.body.timezone,
       weekStartDay: ctx.body.week_start_day,
       testAccountFilters: ctx.body.test_account_filters,
+      pathCleaningFilters: ctx.body.path_cleaning_filters,
     }, { userId: principal.user.id })
     return respond(ctx, projectToWire(project), 201)
   },
@@ -69,6 +70,7 @@ export const update = endpoint({
       timezone: ctx.body.timezone,
       weekStartDay: ctx.body.week_start_day,
       testAccountFilters: ctx.body.test_account_filters,
+      pathCleaningFilters: ctx.body.path_cleaning_filters,
     }, { userId: principalOf(ctx).user.id })
     return respond(ctx, projectToWire(updated))
   },

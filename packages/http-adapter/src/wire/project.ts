@@ -1,5 +1,5 @@
 import { Schema } from 'effect'
-import { isTimeZone, type Project as CoreProject } from '@sightline/core'
+import { PathCleaningFilter as CorePathCleaningFilter, isTimeZone, type Project as CoreProject } from '@sightline/core'
 import { DateTime, Uuid } from './common.js'
 import { PropertyFilter } from './property-filter.js'
 
@@ -7,6 +7,8 @@ const Name = Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMax
 const TimeZone = Schema.String.pipe(
   Schema.check(Schema.makeFilter((s: string) => isTimeZone(s) || `"${s}" is not a valid choice.`)),
 ).annotate({ description: 'An IANA time-zone name.' })
+/** PostHog's path cleaning rule: path nodes matching `regex` become `alias` (core's schema). */
+const PathCleaningFilter = CorePathCleaningFilter.annotate({ identifier: 'PathCleaningFilter' })
 const WeekStartDay = Schema.Literals([0, 1]).annotate({ description: '0 = Sunday, 1 = Monday.' })
 
 /** A project (PostHog's team): the fields Sightline keeps. */
@@ -20,6 +22,7 @@ export const Project = Schema.Struct({
   timezone: Schema.String,
   week_start_day: WeekStartDay,
   test_account_filters: Schema.Array(PropertyFilter),
+  path_cleaning_filters: Schema.Array(PathCleaningFilter),
   created_at: DateTime,
   updated_at: DateTime,
 }).annotate({ identifier: 'Project' })
@@ -31,6 +34,7 @@ export const ProjectCreate = Schema.Struct({
   timezone: Schema.optionalKey(TimeZone),
   week_start_day: Schema.optionalKey(WeekStartDay),
   test_account_filters: Schema.optionalKey(Schema.Array(PropertyFilter)),
+  path_cleaning_filters: Schema.optionalKey(Schema.Array(PathCleaningFilter)),
 }).annotate({ identifier: 'ProjectCreateRequest' })
 
 /** PATCH body: the writeable fields; read-only and unknown fields are ignored. */
@@ -39,6 +43,7 @@ export const PatchedProject = Schema.Struct({
   timezone: Schema.optionalKey(TimeZone),
   week_start_day: Schema.optionalKey(WeekStartDay),
   test_account_filters: Schema.optionalKey(Schema.Array(PropertyFilter)),
+  path_cleaning_filters: Schema.optionalKey(Schema.Array(PathCleaningFilter)),
 }).annotate({ identifier: 'PatchedProjectRequest' })
 
 export const projectToWire = (p: CoreProject): typeof Project.Type => ({
@@ -51,6 +56,7 @@ export const projectToWire = (p: CoreProject): typeof Project.Type => ({
   timezone: p.timezone,
   week_start_day: p.weekStartDay,
   test_account_filters: p.testAccountFilters,
+  path_cleaning_filters: p.pathCleaningFilters,
   created_at: p.createdAt,
   updated_at: p.updatedAt,
 })

@@ -2,6 +2,9 @@ import type { EngineContext } from '../../context.js'
 import { runStorage } from '../../db/run.js'
 import { NotFoundError } from '../../errors.js'
 import type { WeekStartDay } from '../dates/interval.js'
+import { Schema } from 'effect'
+import { PathCleaningFilter } from '../../model/project.js'
+import { decodeOrThrow } from '../../util/decode.js'
 import { decodePropertyFilters, type PropertyFilters } from '../filters/property-filters.js'
 
 /** The project settings that change an analysis' answer (PostHog's team settings). */
@@ -12,6 +15,8 @@ export interface QueryProject {
   readonly weekStartDay: WeekStartDay
   /** Applied to every event when a query sets `filter_test_accounts`. */
   readonly testAccountFilters: PropertyFilters
+  /** The project's path cleaning rules, in order (paths with `path_replacements`); validated when written. */
+  readonly pathCleaningFilters: ReadonlyArray<{ readonly alias: string; readonly regex: string }>
 }
 
 /** Reads the project's query settings; `NotFoundError` when it does not exist. */
@@ -20,7 +25,7 @@ export async function loadQueryProject(ctx: EngineContext, projectId: number): P
   const row = await runStorage('read project settings', () =>
     ctx.db
       .selectFrom('projects')
-      .select(['id', 'timezone', 'week_start_day', 'test_account_filters'])
+      .select(['id', 'timezone', 'week_start_day', 'test_account_filters', 'path_cleaning_filters'])
       .where('id', '=', projectId)
       .executeTakeFirst(),
   )
@@ -30,5 +35,6 @@ export async function loadQueryProject(ctx: EngineContext, projectId: number): P
     timezone: row.timezone,
     weekStartDay: row.week_start_day === 1 ? 1 : 0,
     testAccountFilters: decodePropertyFilters(row.test_account_filters ?? []),
+    pathCleaningFilters: decodeOrThrow(Schema.Array(PathCleaningFilter), row.path_cleaning_filters ?? [], 'stored path cleaning filters'),
   }
 }
