@@ -95,6 +95,20 @@ export interface SqlHooks {
    * databases (funnel breakdown ranking ties).
    */
   binaryText(text: Expression<string | null>): Expression<string | null>
+  /**
+   * `text` with every match of `pattern` (RE2 syntax; leftmost, not
+   * overlapping, scanning on after each match) replaced by `replacement`,
+   * taken literally: no group references (`\1`, `\&`). Both are bound
+   * parameters. Null when `text` is null. Paths' cleaning rules.
+   */
+  regexReplace(text: Expression<string | null>, pattern: string, replacement: string): Expression<string | null>
+  /**
+   * A subquery to follow `cross join lateral`, with one row `(key, value)`
+   * per top-level key of the JSON object `json`: `value` spelled as
+   * `jsonText` spells it (null for JSON null). No rows when `json` is null or
+   * not an object. Funnel correlation's "every property" (`$all`).
+   */
+  jsonEntries(json: Expression<unknown>): Expression<unknown>
 }
 
 /** A database Sightline can run on. Create one per `createSightline` call. */

@@ -29,6 +29,12 @@ export const duckdbSqlHooks: SqlHooks = {
   quantileCont: (value, q) => sql<number | null>`quantile_cont(${value}, ${sql.lit(quantileFraction(q))})`,
   // DuckDB's default collation is binary.
   binaryText: (text) => text,
+  // RE2's rewrite string reads `\\` as one backslash and `\N` as a group: doubling every backslash makes it literal.
+  regexReplace: (text, pattern, replacement) =>
+    sql<string | null>`regexp_replace(${text}, ${pattern}, ${replacement.replaceAll('\\', '\\\\')}, 'g')`,
+  // json_keys lists an object's keys (none for other values); a pointer built in SQL names each key as jsonText does.
+  jsonEntries: (json) =>
+    sql`(select k as key, json_extract_string(${json}, '/' || replace(replace(k, '~', '~0'), '/', '~1')) as value from (select unnest(json_keys(${json})) as k) as jk)`,
 }
 
 /** A quantile is a literal (an aggregate's fraction cannot be a bound parameter everywhere); only 0..1 is accepted. */

@@ -28,6 +28,12 @@ export const postgresSqlHooks: SqlHooks = {
   quantileCont: (value, q) => sql<number | null>`percentile_cont(${sql.lit(quantileFraction(q))}) within group (order by ${value})`,
   // A database's default collation may be a locale's (en_US.UTF-8 sorts 'B' after 'a'); "C" compares bytes.
   binaryText: (text) => sql<string | null>`(${text} collate "C")`,
+  // Postgres reads `\N` and `\&` in the replacement as matches and `\\` as one backslash: doubling every backslash makes it literal.
+  regexReplace: (text, pattern, replacement) =>
+    sql<string | null>`regexp_replace(${text}, cast(${pattern} as text), cast(${replacement.replaceAll('\\', '\\\\')} as text), 'g')`,
+  // jsonb_each_text raises on a non-object: those give no rows, as on DuckDB.
+  jsonEntries: (json) =>
+    sql`(select key, value from jsonb_each_text(case when jsonb_typeof(${json}) = 'object' then ${json} else cast('{}' as jsonb) end))`,
 }
 
 /** A quantile is a literal (an ordered-set aggregate's fraction must be constant); only 0..1 is accepted. */
