@@ -237,6 +237,31 @@ export function insightResultCases(target: ConformanceTarget): void {
       }
     })
 
+    conformanceCase(target, 'a computing get runs under its clientQueryId, so cancel can name it; a cached answer runs nothing', async () => {
+      const e = await signupsEngine(target)
+      try {
+        const insight = await e.sightline.insights.create(e.projectId, { filters: TREND })
+        const ids: unknown[] = []
+        e.trend.mockImplementation((projectId, params) => {
+          ids.push((params as Record<string, unknown>).client_query_id)
+          return e.realTrend(projectId, params)
+        })
+        const first = await e.sightline.insights.get(e.projectId, insight.id, { clientQueryId: 'tile-7' })
+        expect(dataOf(first.result)).toEqual(SIGNUPS_BY_DAY)
+        expect(ids).toEqual(['tile-7'])
+        const again = await e.sightline.insights.get(e.projectId, insight.id, { clientQueryId: 'tile-8' })
+        expect(again.isCached).toBe(true)
+        expect(ids).toEqual(['tile-7'])
+        // The id is not part of the cache key: the entry computed under tile-7 answered.
+        expect(await cachedRows(e)).toHaveLength(1)
+        const error = await failure(e.sightline.insights.get(e.projectId, insight.id, { clientQueryId: '' }))
+        expect(error).toBeInstanceOf(ValidationError)
+        expect(error.attr).toBe('clientQueryId')
+      } finally {
+        await e.close()
+      }
+    })
+
     conformanceCase(target, 'get refuses bad options and filters the analysis refuses, naming the field', async () => {
       const e = await signupsEngine(target)
       try {

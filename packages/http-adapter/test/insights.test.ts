@@ -172,12 +172,12 @@ describe('list', () => {
 describe('retrieve, update, soft delete', () => {
   test('GET: the listed object for an insight without filters (nothing to compute); from_dashboard and refresh are validated', async () => {
     const created = await create({ name: 'One' })
-    for (const query of ['', '?from_dashboard=3', '?refresh=true', '?refresh=0', '?refresh=force_blocking', '?from_dashboard=1&refresh=false']) {
+    for (const query of ['', '?from_dashboard=3', '?refresh=true', '?refresh=0', '?refresh=force_blocking', '?from_dashboard=1&refresh=false', '?client_query_id=tile-1']) {
       const r = await w.call('GET', `${base()}/${created.id}/${query}`)
       expect(r.status, query).toBe(200)
       expect(await json(r)).toEqual(created)
     }
-    for (const [query, attr] of [['?from_dashboard=abc', 'from_dashboard'], ['?from_dashboard=-1', 'from_dashboard'], ['?refresh=sometimes', 'refresh']]) {
+    for (const [query, attr] of [['?from_dashboard=abc', 'from_dashboard'], ['?from_dashboard=-1', 'from_dashboard'], ['?refresh=sometimes', 'refresh'], [`?client_query_id=${'q'.repeat(201)}`, 'client_query_id']]) {
       expect(await json(await w.call('GET', `${base()}/${created.id}/${query}`)), query).toMatchObject({ type: 'validation_error', attr })
     }
     for (const id of ['999999', 'abc', '-1', '99999999999999999999', created.short_id]) {

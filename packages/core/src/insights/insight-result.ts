@@ -43,7 +43,7 @@ export function insightResults(ctx: EngineContext, analyses: InsightAnalyses) {
   const flights = new SingleFlight<InsightResultFields>()
 
   /** Runs the analysis under a claim on the cache key, and stores its result unless a capture invalidated it meanwhile. */
-  const compute = async (projectId: number, plan: InsightPlan): Promise<InsightResultFields> => {
+  const compute = async (projectId: number, plan: InsightPlan, clientQueryId: string | undefined): Promise<InsightResultFields> => {
     const token = randomUUID()
     const { dependencies } = plan
     await claimCacheEntry(ctx, projectId, plan.cacheKey, token, {
@@ -53,7 +53,9 @@ export function insightResults(ctx: EngineContext, analyses: InsightAnalyses) {
       onPersonChange: dependencies.onPersonChange,
     })
     const nowMs = ctx.clock().getTime()
-    const response = plan.analysis === 'funnel' ? await analyses.funnel(projectId, plan.params) : await analyses.trend(projectId, plan.params)
+    // The id only names the run for `cancel`; it is not part of the cache key.
+    const params = clientQueryId === undefined ? plan.params : { ...plan.params, client_query_id: clientQueryId }
+    const response = plan.analysis === 'funnel' ? await analyses.funnel(projectId, params) : await analyses.trend(projectId, params)
     const entry: CacheEntry = {
       result: response.result,
       lastRefresh: formatTimestamp(nowMs * 1000),
@@ -77,7 +79,7 @@ export function insightResults(ctx: EngineContext, analyses: InsightAnalyses) {
      * `query` when the analysis refuses the insight's parameters, and the
      * executor's errors (timeout, concurrency limit).
      */
-    async resolve(project: QueryProject, insight: InsightDefinition, dashboardFilters: Record<string, unknown> | null, refresh: boolean | RefreshMode | undefined): Promise<InsightResultFields> {
+    async resolve(project: QueryProject, insight: InsightDefinition, dashboardFilters: Record<string, unknown> | null, refresh: boolean | RefreshMode | undefined, clientQueryId?: string): Promise<InsightResultFields> {
       const policy = refreshPolicy(refresh)
       const now = ctx.clock()
       const source = await planInsight(ctx, project, insight, dashboardFilters, now)
@@ -98,7 +100,7 @@ export function insightResults(ctx: EngineContext, analyses: InsightAnalyses) {
           return NO_RESULT
         }
       }
-      return flights.run(`${project.id}:${plan.cacheKey}`, () => compute(project.id, plan))
+      return flights.run(`${project.id}:${plan.cacheKey}`, () => compute(project.id, plan, clientQueryId))
     },
   }
 }

@@ -156,6 +156,12 @@ export const GetInsightOptions = Schema.Struct({
    * tile's layouts and colour are returned. Ignored when the insight is not on it (as PostHog).
    */
   fromDashboard: Schema.optional(Schema.Int),
+  /**
+   * Names the computation, should one run, so that `sightline.query.cancel`
+   * can stop it (PostHog's `client_query_id`). Requests that join a
+   * computation already running for the same result share it, and its id.
+   */
+  clientQueryId: Schema.optional(Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(200)))),
 })
 export type GetInsightOptions = typeof GetInsightOptions.Type
 

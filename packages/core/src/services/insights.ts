@@ -211,7 +211,7 @@ export function insightsService(ctx: EngineContext, analyses: InsightAnalyses) {
       })
       const project = await loadQueryProject(ctx, projectId)
       const definition = { filters: row.filters, query: row.query ?? null }
-      const computed = await results.resolve(project, definition, tile?.dashboardFilters ?? null, o.refresh)
+      const computed = await results.resolve(project, definition, tile?.dashboardFilters ?? null, o.refresh, o.clientQueryId)
       return {
         ...insight,
         // PostHog shows a filter-based insight's filters as the dashboard applies them.

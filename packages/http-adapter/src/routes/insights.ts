@@ -47,6 +47,13 @@ function integerParam(query: URLSearchParams, name: string): number | undefined 
   return Number(raw)
 }
 
+/** `client_query_id`: any text of at most 200 characters (as `sightline.query` takes it). */
+function clientQueryIdParam(query: URLSearchParams): string | undefined {
+  const raw = present(query, 'client_query_id')
+  if (raw !== undefined && raw.length > 200) throw invalidInput('Ensure this field has no more than 200 characters.', 'client_query_id')
+  return raw
+}
+
 /** `created_by`: a user id, or PostHog's JSON list of ids (`[1,2]`). */
 function createdByParam(query: URLSearchParams): number | number[] | undefined {
   const raw = present(query, 'created_by')
@@ -172,11 +179,16 @@ export const retrieve = endpoint({
       description:
         "Default: a fresh cached result, else computed. `true`: recompute once `next_allowed_client_refresh` has passed. PostHog's modes: `blocking`, `force_blocking` (always compute), `force_cache` (never compute), `async`, `lazy_async`, `async_except_on_cache_miss`, `force_async` (computed in the request: no background workers).",
     },
+    {
+      name: 'client_query_id',
+      schema: Schema.String,
+      description: 'Names the computation, should one run, so that `POST /insights/cancel/` with the same id stops it.',
+    },
   ],
   responses: { 200: Insight },
   async handle(ctx) {
     const project = await projectOf(ctx)
-    const options = { fromDashboard: integerParam(ctx.query, 'from_dashboard'), refresh: refreshParam(ctx.query) }
+    const options = { fromDashboard: integerParam(ctx.query, 'from_dashboard'), refresh: refreshParam(ctx.query), clientQueryId: clientQueryIdParam(ctx.query) }
     return respond(ctx, insightToWire(await ctx.sightline.insights.get(project.id, idOf(ctx), options)))
   },
 })
