@@ -1,0 +1,5 @@
+export { runRetention, type RetentionResponse } from './run-retention.js'
+export { retentionActors } from './retention-actors.js'
+export { decodeRetentionRequest, DEFAULT_TOTAL_INTERVALS, type RetentionRequest, type RetentionType, type RetentionPeriod } from './retention-request.js'
+export type { RetentionRow, RetentionValue } from './retention-result.js'
+export type { ActorsPage, ActorsResult } from '../trends/actor-details.js'

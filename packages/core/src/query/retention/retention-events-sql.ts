@@ -1,0 +1,98 @@
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
+import { breakdownValueSql } from '../breakdowns/breakdown-value.js'
+import { compileHogql, hogqlToText } from '../hogql/index.js'
+import { eventScope, PERSON_ID } from '../scope/event-scope.js'
+import { addFilterNeeds, noNeeds } from '../scope/filter-needs.js'
+import { seriesCondition } from '../series/series-condition.js'
+import type { SeriesEntity } from '../series/series.js'
+import { formatTimestamp } from '../../time/timestamp.js'
+import { hogqlScope, type QueryEnv } from '../trends/series-scope.js'
+import type { RetentionRequest } from './retention-request.js'
+import type { RetentionWindow } from './retention-window.js'
+
+/**
+ * One row per relevant event: `{ a, v, u, st, st0, rt }`, the actor (person
+ * or group key), the breakdown value ('' without one), the timestamp in
+ * epoch microseconds, and 1/0 flags: a start event, a start event ignoring
+ * the target's own property filters (first-ever occurrence only), a return event.
+ */
+export type RetentionEventRow = { a: string; v: string; u: number; st: number; st0: number; rt: number }
+
+const flag = (condition: Expression<SqlBool>) => sql<number>`(case when ${condition} then 1 else 0 end)`
+
+/**
+ * The events a retention request reads (reference §13): the project, the
+ * global and test-account filters (on start and return events alike), the
+ * start or return entity, and for a cohort breakdown that cohort's persons
+ * (`cohort`; its id is then the breakdown value, PostHog's 0 for "all").
+ * Recurring retention reads only the window; the first-time types read all
+ * time, since a cohort is the actor's first start event ever. With group
+ * aggregation, events without that group are left out.
+ */
+export function retentionEventsSql(env: QueryEnv, request: RetentionRequest, window: RetentionWindow, cohort: number | 'all' | null): RawBuilder<RetentionEventRow> {
+  const needs = addFilterNeeds(addFilterNeeds(noNeeds(), request.target.properties), request.returning.properties)
+  if (env.extensions.needs.person) needs.person = true
+  for (const g of env.extensions.needs.groups) needs.groups.add(g)
+  const b = request.breakdown
+  if (b && (b.type === 'person' || b.type === 'hogql')) needs.person = true
+  if (b?.type === 'group' && b.groupTypeIndex !== null) needs.groups.add(b.groupTypeIndex)
+
+  const firstTypes = request.retentionType !== 'retention_recurring'
+  const range = firstTypes ? null : { fromMicros: window.starts[0]! * 1000, toMicros: window.end * 1000 - 1 }
+  const scope = eventScope({
+    project: env.project,
+    hooks: env.hooks,
+    range,
+    properties: request.properties,
+    filterTestAccounts: request.filterTestAccounts,
+    needs,
+    extensions: env.extensions.filterSources,
+  })
+  const s = scope.sources
+  const condition = (entity: SeriesEntity) => seriesCondition(entity, s, (id) => env.extensions.actionCondition(id, s))
+  const start = condition(request.target)
+  const startAnyProperties = condition({ ...request.target, properties: [] })
+  const returning = condition(request.returning)
+
+  const where: Expression<SqlBool>[] = [scope.where]
+  // The first-ever type must see the target's events that fail its own filters too.
+  where.push(request.retentionType === 'retention_first_ever_occurrence' ? sql<SqlBool>`(${startAnyProperties} or ${returning})` : sql<SqlBool>`(${start} or ${returning})`)
+  const names = eventNames(request.target, request.returning)
+  // An explicit name list lets the scan skip other events (the OR above hides it from the planner).
+  if (names) where.push(sql<SqlBool>`e.event in (${sql.join(names.map((n) => sql`${n}`))})`)
+  if (request.groupTypeIndex !== null) where.push(sql<SqlBool>`${s.groupKeys[request.groupTypeIndex]!} <> ''`)
+  if (cohort !== null && cohort !== 'all') where.push(env.extensions.cohortCondition(cohort, ['breakdown']))
+  if (range) {
+    // Literal bounds as seriesScope's: DuckDB skips row groups by min/max only for constants.
+    where.push(sql<SqlBool>`e.timestamp >= cast(${sql.lit(formatTimestamp(range.fromMicros))} as timestamptz) and e.timestamp <= cast(${sql.lit(formatTimestamp(range.toMicros))} as timestamptz)`)
+  }
+
+  const actor = request.groupTypeIndex === null ? PERSON_ID : sql<string>`${s.groupKeys[request.groupTypeIndex]!}`
+  let value: Expression<string>
+  if (!b) value = sql<string>`cast('' as text)`
+  else if (b.type === 'cohort') value = sql<string>`cast(${cohort === 'all' ? '0' : String(cohort)} as text)`
+  else {
+    const hogql = (expression: string, path: ReadonlyArray<string | number>) => hogqlToText(compileHogql(expression, hogqlScope(env, s), path))
+    // PostHog's retention breakdown: ifNull(toString(value), ''): a missing value is ''.
+    value = sql<string>`coalesce(${breakdownValueSql(b, s, hogql, ['breakdown'])}, '')`
+  }
+  const columns = [
+    sql`${actor} as a`,
+    sql`${value} as v`,
+    sql`${s.timestampMicros} as u`,
+    sql`${flag(start)} as st`,
+    sql`${request.retentionType === 'retention_first_ever_occurrence' ? flag(startAnyProperties) : sql`0`} as st0`,
+    sql`${flag(returning)} as rt`,
+  ]
+  return sql<RetentionEventRow>`select ${sql.join(columns, sql`, `)} from ${scope.from} where ${sql.join(where, sql` and `)}`
+}
+
+/** The event names both entities are limited to, or null when either is an action or any event. */
+function eventNames(...entities: SeriesEntity[]): string[] | null {
+  const names = new Set<string>()
+  for (const e of entities) {
+    if (e.kind !== 'events' || e.event === null) return null
+    names.add(e.event)
+  }
+  return [...names].sort()
+}

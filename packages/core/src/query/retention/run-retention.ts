@@ -1,0 +1,51 @@
+import { sql, type RawBuilder } from 'kysely'
+import type { EngineContext } from '../../context.js'
+import { runStorage } from '../../db/run.js'
+import { nowIso } from '../../time/timestamp.js'
+import type { QueryEnv } from '../trends/series-scope.js'
+import { retentionCellsSql, retentionCountsSql, type RetentionCell } from './retention-cells-sql.js'
+import { retentionEnv } from './retention-env.js'
+import { retentionEventsSql, type RetentionEventRow } from './retention-events-sql.js'
+import { decodeRetentionRequest, type RetentionRequest } from './retention-request.js'
+import { retentionRows, type CountRow, type RetentionRow } from './retention-result.js'
+import type { RetentionWindow } from './retention-window.js'
+
+/** What `/insights/retention/` answers. */
+export interface RetentionResponse {
+  result: RetentionRow[]
+  timezone: string
+  /** When the result was computed, ISO 8601 UTC. */
+  last_refresh: string
+  is_cached: false
+}
+
+/**
+ * Computes a legacy retention request in PostHog's semantics
+ * (shared/reference/trends-retention-paths.md §13): the JSON body or GET
+ * query of `/api/projects/:id/insights/retention/`. One statement. Throws
+ * ValidationError naming the field for bad parameters, NotFoundError for an
+ * unknown project.
+ */
+export async function runRetention(ctx: EngineContext, projectId: number, params: unknown): Promise<RetentionResponse> {
+  ctx.assertOpen()
+  const request = decodeRetentionRequest(params)
+  const { env, window } = await retentionEnv(ctx, projectId, request)
+  const counts = await retentionCounts(ctx, env, request, window)
+  return { result: retentionRows(counts, request, window, projectId), timezone: env.project.timezone, last_refresh: nowIso(ctx.clock), is_cached: false }
+}
+
+/** The counts behind a result (see retentionCountsSql); none when the window is empty. */
+export async function retentionCounts(ctx: EngineContext, env: QueryEnv, request: RetentionRequest, window: RetentionWindow): Promise<CountRow[]> {
+  if (window.starts.length === 0) return []
+  const query = retentionCountsSql(retentionCells(env, request, window), request.cumulative)
+  const rows = (await runStorage('retention', () => query.execute(ctx.db))).rows
+  return rows.map((r) => ({ v: String(r.v), i: Number(r.i), k: Number(r.k), n: Number(r.n) }))
+}
+
+/** Every appearance of the request (a cohort breakdown reads each cohort's events in turn, PostHog's UNION ALL). */
+export function retentionCells(env: QueryEnv, request: RetentionRequest, window: RetentionWindow): RawBuilder<RetentionCell> {
+  const cohorts = request.breakdown?.type === 'cohort' ? request.breakdown.cohorts : [null]
+  const events = cohorts.map((c) => retentionEventsSql(env, request, window, c))
+  const union = events.length === 1 ? events[0]! : sql<RetentionEventRow>`${sql.join(events, sql` union all `)}`
+  return retentionCellsSql(union, request, window, env.hooks)
+}
