@@ -51,3 +51,65 @@ export const pageviews = dataset([
   ev('$pageview', 'd4', '2024-01-10T00:00:00Z'),
   ev('$pageview', 'd4', '2024-01-11T00:00:00Z'),
 ])
+
+/**
+ * Sign-ups and purchases over 7..10 January (same window as `pageviews`):
+ * p1 signs up on the 7th (plan_choice pro) and buys on the 7th (same day:
+ * never a return) and twice on the 9th; p2 signs up on the 8th (free) and
+ * the 10th (pro) and buys on the 10th; p3 only buys, on the 8th; d4 signs
+ * up on the 9th and buys on the 10th. Browsers: p1 Chrome, p2 and p3
+ * Firefox, d4 Safari.
+ */
+export const purchases = dataset([
+  ev('signup', 'd1', '2024-01-07T09:00:00Z', { $browser: 'Chrome', plan_choice: 'pro' }),
+  ev('buy', 'd1', '2024-01-07T15:00:00Z', { $browser: 'Chrome' }),
+  ev('buy', 'd1', '2024-01-09T10:00:00Z', { $browser: 'Chrome' }),
+  ev('buy', 'd1b', '2024-01-09T11:00:00Z', { $browser: 'Chrome' }),
+  ev('signup', 'd2', '2024-01-08T09:00:00Z', { $browser: 'Firefox', plan_choice: 'free' }),
+  ev('buy', 'd2', '2024-01-10T09:00:00Z', { $browser: 'Firefox' }),
+  ev('signup', 'd2', '2024-01-10T10:00:00Z', { $browser: 'Firefox', plan_choice: 'pro' }),
+  ev('buy', 'd3', '2024-01-08T09:00:00Z', { $browser: 'Firefox' }),
+  ev('signup', 'd4', '2024-01-09T09:00:00Z', { $browser: 'Safari' }),
+  ev('buy', 'd4', '2024-01-10T09:00:00Z', { $browser: 'Safari' }),
+])
+
+/** One person whose browser changes: Chrome on the 7th, Safari on the 8th. */
+export const browserSwitch = dataset([
+  ev('$pageview', 'd1', '2024-01-07T10:00:00Z', { $browser: 'Chrome' }),
+  ev('$pageview', 'd1', '2024-01-08T10:00:00Z', { $browser: 'Safari' }),
+])
+
+/** Companies (group type 0): acme seen on the 7th and 8th (by two persons), beta on the 9th; one event without a company. */
+export const companies = dataset(
+  [
+    ev('$pageview', 'd1', '2024-01-07T10:00:00Z', {}, { 0: 'acme' }),
+    ev('$pageview', 'd2', '2024-01-08T10:00:00Z', {}, { 0: 'acme' }),
+    ev('$pageview', 'd3', '2024-01-08T11:00:00Z'),
+    ev('$pageview', 'd3', '2024-01-09T10:00:00Z', {}, { 0: 'beta' }),
+  ],
+  { groups: { 0: { acme: { size: 'big' }, beta: { size: 'small' } } } },
+)
+
+/** `pageviews` plus one page view by p1 on 15 December 2023. */
+export const withDecember = dataset([ev('$pageview', 'd1', '2023-12-15T10:00:00Z'), ...pageviews.events])
+
+/**
+ * America/New_York around the spring-forward change (2024-03-10 02:00 EST
+ * -> 03:00 EDT): p1 at 00:30 EST and 03:10 EDT on the 10th, p2 at 01:59
+ * EST and 03:59:59 EDT.
+ */
+export const springForwardHours = dataset(
+  [
+    ev('$pageview', 'd1', '2024-03-10T05:30:00Z'),
+    ev('$pageview', 'd1', '2024-03-10T07:10:00Z'),
+    ev('$pageview', 'd2', '2024-03-10T06:59:00Z'),
+    ev('$pageview', 'd2', '2024-03-10T07:59:59Z'),
+  ],
+  { project: { timezone: 'America/New_York', weekStartDay: 0, testAccountFilters: [] }, now: new Date('2024-03-20T12:00:00Z') },
+)
+
+/** America/New_York days around the change: p1 at 23:30 on the 9th (EST) and the 10th (EDT), and 00:30 on the 11th. */
+export const springForwardDays = dataset(
+  [ev('$pageview', 'd1', '2024-03-10T04:30:00Z'), ev('$pageview', 'd1', '2024-03-11T03:30:00Z'), ev('$pageview', 'd1', '2024-03-11T04:30:00Z')],
+  { project: { timezone: 'America/New_York', weekStartDay: 0, testAccountFilters: [] }, now: new Date('2024-03-20T12:00:00Z') },
+)

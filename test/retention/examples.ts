@@ -3,7 +3,7 @@
  * `rows` lists each result row as [breakdown value or null, values].
  */
 import type { RefDataset } from '../reference/ref-dataset.js'
-import { dataset, ev, pageviews } from './examples-data.js'
+import { browserSwitch, companies, pageviews, purchases, springForwardDays, springForwardHours, withDecember } from './examples-data.js'
 import type { Shown } from './support.js'
 
 export interface Example {
@@ -58,6 +58,241 @@ export const EXAMPLES: Example[] = [
       [null, [0, 0, 0, 0]],
       [null, [0, 0, 0, 0]],
       [null, [1, 0, 0, 0]],
+    ],
+  },
+  {
+    // Sign-up starts, purchase returns. Row 0: p1 (its same-day purchase is no return), back on the 9th (k2).
+    // Row 1: p2, back on the 10th (k2). Row 2: d4, back on the 10th (k1). Row 3: p2's second sign-up.
+    name: 'target and returning entities differ',
+    data: purchases,
+    params: { ...window4, target_entity: { id: 'signup', type: 'events' }, returning_entity: { id: 'buy', type: 'events' } },
+    rows: [
+      [null, [1, 0, 1, 0]],
+      [null, [1, 0, 1, 0]],
+      [null, [1, 1, 0, 0]],
+      [null, [1, 0, 0, 0]],
+    ],
+  },
+  {
+    // Only p1's 9th has two purchases; every other return period has one.
+    name: 'minimum_occurrences 2',
+    data: purchases,
+    params: { ...window4, target_entity: { id: 'signup', type: 'events' }, returning_entity: { id: 'buy', type: 'events' }, minimum_occurrences: 2 },
+    rows: [
+      [null, [1, 0, 1, 0]],
+      [null, [1, 0, 0, 0]],
+      [null, [1, 0, 0, 0]],
+      [null, [1, 0, 0, 0]],
+    ],
+  },
+  {
+    // Entities as JSON text (a GET query); any event starts. Active days: p1 {7, 9}, p2 {8, 10}, p3 {8}, d4 {9, 10};
+    // purchases: p1 {9}, p2 {10}, d4 {10} after their start days.
+    name: 'id null is any event; entities as JSON text; period in capitals',
+    data: purchases,
+    params: { ...window4, period: 'DAY', target_entity: '{"id": null, "type": "events"}', returning_entity: '{"id": "buy", "type": "events"}' },
+    rows: [
+      [null, [1, 0, 1, 0]],
+      [null, [2, 0, 1, 0]],
+      [null, [2, 1, 0, 0]],
+      [null, [2, 0, 0, 0]],
+    ],
+  },
+  {
+    // Chrome is p1 only, on both start and return events.
+    name: 'global properties apply to start and return events',
+    data: purchases,
+    params: { ...window4, target_entity: { id: 'signup' }, returning_entity: { id: 'buy' }, properties: [{ key: '$browser', value: 'Chrome', operator: 'exact', type: 'event' }] },
+    rows: [
+      [null, [1, 0, 1, 0]],
+      [null, [0, 0, 0, 0]],
+      [null, [0, 0, 0, 0]],
+      [null, [0, 0, 0, 0]],
+    ],
+  },
+  {
+    // Safari is a test account: d4 goes (row 2), the rest is as without the filter.
+    name: 'filter_test_accounts',
+    data: { ...purchases, project: { ...purchases.project, testAccountFilters: [{ key: '$browser', value: 'Safari', operator: 'is_not', type: 'event' }] } },
+    params: { ...window4, target_entity: { id: 'signup' }, returning_entity: { id: 'buy' }, filter_test_accounts: true },
+    rows: [
+      [null, [1, 0, 1, 0]],
+      [null, [1, 0, 1, 0]],
+      [null, [0, 0, 0, 0]],
+      [null, [1, 0, 0, 0]],
+    ],
+  },
+  {
+    // Sign-ups with plan_choice pro: p1 on the 7th, p2 on the 10th (its first matching one; its sign-up on the 8th is free).
+    name: 'retention_first_time with the target\'s own property filter',
+    data: purchases,
+    params: {
+      ...window4,
+      retention_type: 'retention_first_time',
+      target_entity: { id: 'signup', type: 'events', properties: [{ key: 'plan_choice', value: 'pro' }] },
+      returning_entity: { id: 'buy' },
+    },
+    rows: [
+      [null, [1, 0, 1, 0]],
+      [null, [0, 0, 0, 0]],
+      [null, [0, 0, 0, 0]],
+      [null, [1, 0, 0, 0]],
+    ],
+  },
+  {
+    // p2's first sign-up ever (the 8th) is free, so p2 is in no cohort; p1's first is pro.
+    name: 'retention_first_ever_occurrence excludes an actor whose first start event fails the filter',
+    data: purchases,
+    params: {
+      ...window4,
+      retention_type: 'retention_first_ever_occurrence',
+      target_entity: { id: 'signup', type: 'events', properties: [{ key: 'plan_choice', value: 'pro' }] },
+      returning_entity: { id: 'buy' },
+    },
+    rows: [
+      [null, [1, 0, 1, 0]],
+      [null, [0, 0, 0, 0]],
+      [null, [0, 0, 0, 0]],
+      [null, [0, 0, 0, 0]],
+    ],
+  },
+  {
+    // plan: free = p2, p3 (cohort total 3), pro = p1 (3), '' = d4 (1). Ties rank by value: free, pro; '' folds into Other.
+    name: 'person breakdown with breakdown_limit and Other',
+    data: pageviews,
+    params: { ...window4, breakdown: 'plan', breakdown_type: 'person', breakdown_limit: 2 },
+    perBlock: 4,
+    rows: [
+      ['free', [1, 0, 1, 0]],
+      ['free', [1, 0, 0, 0]],
+      ['free', [1, 0, 0, 0]],
+      ['free', [0, 0, 0, 0]],
+      ['pro', [1, 1, 0, 1]],
+      ['pro', [1, 0, 1, 0]],
+      ['pro', [0, 0, 0, 0]],
+      ['pro', [1, 0, 0, 0]],
+      ['$$_posthog_breakdown_other_$$', [0, 0, 0, 0]],
+      ['$$_posthog_breakdown_other_$$', [0, 0, 0, 0]],
+      ['$$_posthog_breakdown_other_$$', [0, 0, 0, 0]],
+      ['$$_posthog_breakdown_other_$$', [1, 0, 0, 0]],
+    ],
+  },
+  {
+    // Rows 9 and 10: p2 (free) on the 9th, p1 (pro) and d4 (no plan) on the 10th. A missing value is ''
+    // (PostHog's ifNull(toString(..), '')); all three totals are 1, so the values rank by text: '', free, pro.
+    name: 'person breakdown: a missing value is the empty string, ties rank by value',
+    data: pageviews,
+    params: { date_to: '2024-01-10', total_intervals: 2, breakdown: 'plan', breakdown_type: 'person' },
+    perBlock: 2,
+    rows: [
+      ['', [0, 0]],
+      ['', [1, 0]],
+      ['free', [1, 0]],
+      ['free', [0, 0]],
+      ['pro', [0, 0]],
+      ['pro', [1, 0]],
+    ],
+  },
+  {
+    // The value is each event's own: the Safari page view on the 8th is not a return of the Chrome cohort.
+    name: 'event breakdown: a return must carry the start value',
+    data: browserSwitch,
+    params: { ...window4, breakdown: '$browser' },
+    perBlock: 4,
+    rows: [
+      ['Chrome', [1, 0, 0, 0]],
+      ['Chrome', [0, 0, 0, 0]],
+      ['Chrome', [0, 0, 0, 0]],
+      ['Chrome', [0, 0, 0, 0]],
+      ['Safari', [0, 0, 0, 0]],
+      ['Safari', [1, 0, 0, 0]],
+      ['Safari', [0, 0, 0, 0]],
+      ['Safari', [0, 0, 0, 0]],
+    ],
+  },
+  {
+    // acme active on the 7th and 8th, beta on the 9th; p3's event without a company counts for no one.
+    name: 'aggregation_group_type_index counts groups',
+    data: companies,
+    params: { ...window4, aggregation_group_type_index: 0 },
+    rows: [
+      [null, [1, 1, 0, 0]],
+      [null, [1, 0, 0, 0]],
+      [null, [1, 0, 0, 0]],
+      [null, [0, 0, 0, 0]],
+    ],
+  },
+  {
+    // Sunday weeks: the window ends with the week of 7..13 January; p3's 6th is in the week before, back on the 8th.
+    name: 'weeks starting on Sunday',
+    data: pageviews,
+    params: { date_to: '2024-01-10', total_intervals: 3, period: 'Week' },
+    period: 'Week',
+    rows: [
+      [null, [0, 0, 0]],
+      [null, [1, 1, 0]],
+      [null, [4, 0, 0]],
+    ],
+    dates: ['2023-12-24T00:00:00Z', '2023-12-31T00:00:00Z', '2024-01-07T00:00:00Z'],
+  },
+  {
+    // Monday weeks: Sunday the 7th joins the week of 1 January, with p3's 6th; all three are back in the week of the 8th.
+    name: 'weeks starting on Monday (the project\'s week_start_day)',
+    data: { ...pageviews, project: { ...pageviews.project, weekStartDay: 1 } },
+    params: { date_to: '2024-01-10', total_intervals: 3, period: 'week' },
+    period: 'Week',
+    rows: [
+      [null, [0, 0, 0]],
+      [null, [3, 3, 0]],
+      [null, [4, 0, 0]],
+    ],
+    dates: ['2023-12-25T00:00:00Z', '2024-01-01T00:00:00Z', '2024-01-08T00:00:00Z'],
+  },
+  {
+    // December: p1 (15th), back in January; January: all four.
+    name: 'months',
+    data: withDecember,
+    params: { date_to: '2024-01-10', total_intervals: 2, period: 'Month' },
+    period: 'Month',
+    rows: [
+      [null, [1, 1]],
+      [null, [4, 0]],
+    ],
+    dates: ['2023-12-01T00:00:00Z', '2024-01-01T00:00:00Z'],
+  },
+  {
+    // Clock hours ending with 03:00-04:00 EDT: 00:00 EST (p1, back at 03:10), 01:00 EST (p2, back at 03:59), 03:00 EDT (both).
+    name: 'hours across the spring-forward change',
+    data: springForwardHours,
+    params: { date_to: '2024-03-10T03:30:00', total_intervals: 3, period: 'Hour' },
+    period: 'Hour',
+    rows: [
+      [null, [1, 0, 1]],
+      [null, [1, 1, 0]],
+      [null, [2, 0, 0]],
+    ],
+    dates: ['2024-03-10T00:00:00-05:00', '2024-03-10T01:00:00-05:00', '2024-03-10T03:00:00-04:00'],
+  },
+  {
+    // Local days: 23:30 on the 9th (EST), 23:30 on the 10th (a 23-hour day, EDT), 00:30 on the 11th.
+    name: 'days in the project\'s zone across the change',
+    data: springForwardDays,
+    params: { date_to: '2024-03-11', total_intervals: 3 },
+    rows: [
+      [null, [1, 1, 1]],
+      [null, [1, 1, 0]],
+      [null, [1, 0, 0]],
+    ],
+    dates: ['2024-03-09T00:00:00-05:00', '2024-03-10T00:00:00-05:00', '2024-03-11T00:00:00-04:00'],
+  },
+  {
+    // date_from gives the rows (the 9th and 10th); total_intervals still gives three values per row.
+    name: 'explicit date_from',
+    data: pageviews,
+    params: { date_from: '2024-01-09', date_to: '2024-01-10', total_intervals: 3 },
+    rows: [
+      [null, [1, 0, 0]],
+      [null, [2, 0, 0]],
     ],
   },
 ]
