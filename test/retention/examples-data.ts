@@ -17,7 +17,7 @@ export const ev = (event: string, distinct_id: string, timestamp: string, proper
 
 export const NOW = new Date('2024-01-20T12:00:00Z')
 
-/** p1..p3 are persons (p1 with two distinct ids); d4 has no person. */
+/** p1..p3 are persons (p1 with two distinct ids); d4 is listed with none (capture gives it a person of its own). */
 export function dataset(events: RefEvent[], overrides: Partial<RefDataset> = {}): RefDataset {
   return {
     events,

@@ -1,0 +1,124 @@
+/**
+ * People URLs and the actors behind them: every row's and value's link
+ * names the row (and value) it came from, and the actors it answers are
+ * as many as the count it sits on, and the persons counted by hand.
+ * Actions and cohort breakdowns, which need stored definitions, are here too.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { retentionActors, runRetention } from '../../packages/core/src/query/retention/index.js'
+import { targets } from '../filters/filter-db.js'
+import { referenceRetention } from '../reference/retention-reference.js'
+import { companies, pageviews, purchases } from './examples-data.js'
+import { loadInto, openRetentionEngine, shown, type Clocked } from './support.js'
+
+const window4 = { date_to: '2024-01-10', total_intervals: 4 }
+const PAGE = { limit: 100, offset: 0 }
+
+/** The query of a people URL as the http-adapter will pass it (JSON text becomes values). */
+function paramsOf(url: string): Record<string, unknown> {
+  const [path, query] = url.split('?')
+  expect(path).toMatch(/^\/api\/projects\/\d+\/persons\/retention\/$/)
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of new URLSearchParams(query)) {
+    try {
+      out[k] = k === 'date_to' || k === 'date_from' ? v : JSON.parse(v)
+    } catch {
+      out[k] = v
+    }
+  }
+  return out
+}
+
+for (const target of targets) {
+  describe(target.name, () => {
+    let state: Clocked
+    beforeAll(async () => {
+      state = await openRetentionEngine(target)
+    })
+    afterAll(async () => state?.engine.close())
+
+    test('people URLs carry the request and the row and value', async () => {
+      const projectId = await loadInto(state, pageviews)
+      const { result } = await runRetention(state.engine.ctx, projectId, window4)
+      const row = paramsOf(result[1]!.people_url)
+      expect(row).toEqual({ date_to: '2024-01-10', total_intervals: 4, selected_interval: 1 })
+      expect(paramsOf(result[1]!.values[2]!.people_url)).toEqual({ date_to: '2024-01-10', total_intervals: 4, selected_interval: 1, return_interval: 2 })
+    })
+
+    test('every row and value link answers its count of actors', async () => {
+      const projectId = await loadInto(state, pageviews)
+      for (const params of [window4, { ...window4, cumulative: true }, { ...window4, breakdown: 'plan', breakdown_type: 'person', breakdown_limit: 1 }]) {
+        const { result } = await runRetention(state.engine.ctx, projectId, params)
+        for (const row of result) {
+          expect((await retentionActors(state.engine.ctx, projectId, paramsOf(row.people_url), PAGE)).count).toBe(row.values[0]!.count)
+          for (const value of row.values) {
+            const actors = await retentionActors(state.engine.ctx, projectId, paramsOf(value.people_url), PAGE)
+            expect(actors.count, `${JSON.stringify(params)} ${row.label} ${value.label}`).toBe(value.count)
+          }
+        }
+      }
+    })
+
+    test('the actors of a row are its persons, most appearances first', async () => {
+      const projectId = await loadInto(state, pageviews)
+      const person = async (distinctId: string) => (await state.engine.sightline.persons.get(projectId, distinctId))!.uuid
+      // Row 0 (the 7th): p1 appears at k 0, 1, 3 and p2 at k 0, 2: p1 first.
+      const row0 = await retentionActors(state.engine.ctx, projectId, { ...window4, selected_interval: 0 }, PAGE)
+      expect(row0.results.map((a) => a.id)).toEqual([await person('d1'), await person('d2')])
+      expect(row0.results[0]!.distinct_ids).toEqual(['d1', 'd1b'])
+      // Row 3 (the 10th): p1 and d4 (capture gave d4 a person of its own).
+      const row3 = await retentionActors(state.engine.ctx, projectId, { ...window4, selected_interval: 3 }, PAGE)
+      expect(row3.results.map((a) => a.id).sort()).toEqual([await person('d1'), await person('d4')].sort())
+      // Row 1 at k 2 (the 10th): p1 only; paging past it leaves none but keeps the count.
+      const cell = await retentionActors(state.engine.ctx, projectId, { ...window4, selected_interval: 1, return_interval: 2 }, { limit: 1, offset: 1 })
+      expect(cell).toEqual({ results: [], count: 1 })
+    })
+
+    test('group actors are groups', async () => {
+      const projectId = await loadInto(state, companies)
+      const actors = await retentionActors(state.engine.ctx, projectId, { ...window4, aggregation_group_type_index: 0, selected_interval: 0 }, PAGE)
+      expect(actors.results.map((a) => [a.id, a.properties])).toEqual([['acme', { size: 'big' }]])
+    })
+
+    test('action entities', async () => {
+      const projectId = await loadInto(state, purchases)
+      const action = await state.engine.sightline.actions.create(projectId, { name: 'Bought', steps: [{ event: 'buy' }] })
+      const params = { ...window4, target_entity: { id: 'signup' }, returning_entity: { id: action.id, type: 'actions' } }
+      // The same as returning_entity buy (examples.ts, 'target and returning entities differ').
+      const expected = [
+        [null, [1, 0, 1, 0]],
+        [null, [1, 0, 1, 0]],
+        [null, [1, 1, 0, 0]],
+        [null, [1, 0, 0, 0]],
+      ]
+      expect(shown((await runRetention(state.engine.ctx, projectId, params)).result)).toEqual(expected)
+      const ref = await referenceRetention(params, { ...purchases, actionMatches: (id, e) => id === action.id && e.event === 'buy' })
+      expect(shown(ref)).toEqual(expected)
+    })
+
+    test('cohort breakdown: one block per cohort, "all" as 0, ranked by size', async () => {
+      const projectId = await loadInto(state, pageviews)
+      const cohort = await state.engine.sightline.cohorts.create(projectId, { name: 'c', isStatic: true, distinctIds: ['d1', 'd3'] })
+      const params = { ...window4, breakdown: [cohort.id, 'all'], breakdown_type: 'cohort' }
+      // All: the first example (cohorts 7); the cohort {p1, p3}: 4.
+      const expected = [
+        ['0', [2, 1, 1, 1]],
+        ['0', [2, 0, 1, 0]],
+        ['0', [1, 0, 0, 0]],
+        ['0', [2, 0, 0, 0]],
+        [String(cohort.id), [1, 1, 0, 1]],
+        [String(cohort.id), [2, 0, 1, 0]],
+        [String(cohort.id), [0, 0, 0, 0]],
+        [String(cohort.id), [1, 0, 0, 0]],
+      ]
+      const { result } = await runRetention(state.engine.ctx, projectId, params)
+      expect(shown(result)).toEqual(expected)
+      const members = await state.engine.sightline.cohorts.persons(projectId, cohort.id)
+      const ref = await referenceRetention(params, { ...pageviews, cohortMembers: { [cohort.id]: new Set(['p1', 'p3']) } })
+      expect(shown(ref)).toEqual(expected)
+      expect(members.count).toBe(2)
+      const actors = await retentionActors(state.engine.ctx, projectId, paramsOf(result[5]!.people_url), PAGE)
+      expect(actors.count).toBe(2)
+    })
+  })
+}
