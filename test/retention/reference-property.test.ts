@@ -1,0 +1,60 @@
+/**
+ * The reference property: random small datasets and random retention
+ * requests give the same rows on every storage adapter as the independent
+ * reference evaluator (test/reference/retention-reference.ts), and one
+ * random cell's people URL answers as many actors as its count.
+ * SIGHTLINE_RETENTION_RUNS sets the runs (default 40); a failure replays
+ * with SIGHTLINE_RETENTION_SEED set to the seed fast-check printed.
+ */
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { retentionActors, runRetention } from '../../packages/core/src/query/retention/index.js'
+import { targets } from '../filters/filter-db.js'
+import type { RefDataset } from '../reference/ref-dataset.js'
+import { referenceRetention } from '../reference/retention-reference.js'
+import { dataset } from '../reference/trend-arbitraries.js'
+import { retentionParams } from './params-arbitrary.js'
+import { loadInto, openRetentionEngine, type Clocked } from './support.js'
+
+const RUNS = Number(process.env.SIGHTLINE_RETENTION_RUNS ?? 40)
+const SEED = process.env.SIGHTLINE_RETENTION_SEED === undefined ? undefined : Number(process.env.SIGHTLINE_RETENTION_SEED)
+
+// Edge is a test account. Uuids made unique: storage keeps one event per uuid where the reference would keep both.
+const data = dataset.map(
+  (d): RefDataset => ({
+    ...d,
+    events: d.events.map((e, i) => ({ ...e, uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` })),
+    project: { ...d.project, testAccountFilters: [{ key: '$browser', value: 'Edge', operator: 'is_not', type: 'event' }] },
+  }),
+)
+
+const comparable = (rows: ReadonlyArray<{ values: ReadonlyArray<{ count: number; label: string }>; label: string; date: string; breakdown_value?: string }>) =>
+  rows.map((r) => ({ values: r.values.map((v) => ({ count: v.count, label: v.label })), label: r.label, date: r.date, breakdown_value: r.breakdown_value }))
+
+for (const target of targets) {
+  describe(target.name, () => {
+    let state: Clocked
+    beforeAll(async () => {
+      state = await openRetentionEngine(target)
+    })
+    afterAll(async () => state?.engine.close())
+
+    test(`random data and requests agree with the reference evaluator (${RUNS} runs)`, { timeout: 120_000 }, async () => {
+      await fc.assert(
+        fc.asyncProperty(data, retentionParams, fc.nat(), fc.nat(), async (d, params, pickRow, pickValue) => {
+          const expected = comparable(await referenceRetention(params, d))
+          const projectId = await loadInto(state, d)
+          const { result } = await runRetention(state.engine.ctx, projectId, params)
+          expect(comparable(result), JSON.stringify(params)).toEqual(expected)
+          if (result.length === 0) return
+          const row = result[pickRow % result.length]!
+          const value = row.values[pickValue % row.values.length]!
+          const query = Object.fromEntries([...new URLSearchParams(value.people_url.split('?')[1])].map(([k, v]) => [k, /^[[{]|^\d+$|^(true|false)$/.test(v) ? JSON.parse(v) : v]))
+          const actors = await retentionActors(state.engine.ctx, projectId, query, { limit: 100, offset: 0 })
+          expect(actors.count, `${JSON.stringify(params)} ${row.label} ${value.label}`).toBe(value.count)
+        }),
+        { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
+      )
+    })
+  })
+}
