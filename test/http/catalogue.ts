@@ -41,6 +41,9 @@ const PLUGINS = '/api/organizations/{parent_lookup_organization_id}/plugins'
 const query = (params: Record<string, unknown>) => `?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, JSON.stringify(v)]))}`
 const ONE_SERIES = { events: [{ id: 'catalogue_event' }] }
 const TWO_STEPS = { events: [{ id: 'catalogue_event', order: 0 }, { id: 'catalogue_event', order: 1 }] }
+const RETENTION = { target_entity: { id: 'catalogue_event', type: 'events' }, returning_entity: { id: 'catalogue_event', type: 'events' }, total_intervals: 3 }
+const PATHS = { include_event_types: ['custom_event'] }
+const CORRELATION = { ...TWO_STEPS, funnel_correlation_type: 'events' }
 
 /** Every operation of the interface that exists now, in the order the walk calls them. */
 const ROWS: ReadonlyArray<Row> = [
@@ -82,6 +85,16 @@ const ROWS: ReadonlyArray<Row> = [
   ['POST', `${P}/insights/funnel/`, 'insight:read', TWO_STEPS],
   ['GET', `${P}/insights/funnel/${query(TWO_STEPS)}`, 'insight:read'],
   ['GET', `${P}/persons/trends/${query(ONE_SERIES)}`, 'person:read'],
+  ['GET', `${P}/persons/funnel/${query({ ...TWO_STEPS, funnel_step: 1 })}`, 'person:read'],
+  ['POST', `${P}/insights/retention/`, 'insight:read', RETENTION],
+  ['GET', `${P}/insights/retention/${query(RETENTION)}`, 'insight:read'],
+  ['GET', `${P}/persons/retention/${query({ ...RETENTION, selected_interval: 0 })}`, 'person:read'],
+  ['POST', `${P}/insights/path/`, 'insight:read', PATHS],
+  ['GET', `${P}/insights/path/${query(PATHS)}`, 'insight:read'],
+  ['GET', `${P}/persons/path/${query({ ...PATHS, path_start_key: '1_catalogue_event' })}`, 'person:read'],
+  ['POST', `${P}/insights/funnel/correlation/`, 'insight:read', CORRELATION],
+  ['GET', `${P}/insights/funnel/correlation/${query(CORRELATION)}`, 'insight:read'],
+  ['GET', `${P}/persons/funnel/correlation/${query({ ...CORRELATION, funnel_correlation_person_entity: { id: 'catalogue_event', type: 'events' }, funnel_correlation_person_converted: 'true' })}`, 'person:read'],
   ['POST', `${P}/insights/cancel/`, 'insight:read', { client_query_id: 'catalogue' }],
   ['POST', `${P}/insights/timing/`, 'insight:read', { time_to_see_data_ms: 1 }],
   ['GET', `${P}/actions/`, 'action:read'],

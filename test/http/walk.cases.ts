@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { ConformanceTarget } from '../conformance/target.js'
 import { type Answer, type CallInit, type Live, REPOSITORY, serve, STAMP } from './harness.js'
 import { analysisWalks } from './walk-analyses.cases.js'
+import { cohortAnalysisWalks } from './walk-cohort-analyses.cases.js'
 import { captureWalkData } from './walk-data.js'
 import { recordWalks } from './walk-records.cases.js'
 
@@ -335,6 +336,7 @@ export function walkCases(target: ConformanceTarget): void {
       beforeAll(() => captureWalkData(live))
       recordWalks(walk)
       analysisWalks(walk)
+      cohortAnalysisWalks(walk)
     })
 
     test('the schema, and the walk covered every documented operation', async () => {

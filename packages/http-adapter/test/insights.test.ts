@@ -439,13 +439,26 @@ describe('access', () => {
     expect((await w.sightline.insights.get(w.otherProject.id, theirs.id)).name).toBe('Their secret insight')
   })
 
-  test('the analysis paths of issue 7 are not routed yet: 404 for every method, never taken for an id', async () => {
-    for (const path of ['funnel/correlation/', 'path/', 'retention/']) {
+  test('the analysis paths of issue 7 answer GET and POST with PostHog defaults, are never taken for an id, and refuse other methods', async () => {
+    // With no parameters: retention of $pageview over 11 days, paths of every event over 7 days, a funnel without steps (no rows).
+    const empty: Record<string, (result: unknown) => void> = {
+      'funnel/correlation/': (result) => expect(result).toEqual({ events: [], skewed: false }),
+      'path/': (result) => expect(result).toEqual([]),
+      'retention/': (result) => {
+        expect(result).toHaveLength(11)
+        for (const row of result as Array<{ values: Array<{ count: number }> }>) expect(row.values.map((v) => v.count)).toEqual(new Array(11).fill(0))
+      },
+    }
+    for (const [path, check] of Object.entries(empty)) {
       for (const method of ['GET', 'POST']) {
         const r = await w.call(method, `${base()}/${path}`, { body: method === 'POST' ? {} : undefined })
-        expect(r.status, `${method} ${path}`).toBe(404)
-        expect(await json(r)).toMatchObject({ code: 'not_found' })
+        expect(r.status, `${method} ${path}`).toBe(200)
+        const body = await json(r)
+        expect(Object.keys(body).sort(), `${method} ${path}`).toEqual(['is_cached', 'last_refresh', 'result', 'timezone'])
+        check(body.result)
       }
+      const patch = await w.call('PATCH', `${base()}/${path}`, { body: {} })
+      expect(patch.status, `PATCH ${path}`).toBe(405)
     }
   })
 })

@@ -145,6 +145,19 @@ describe('the OpenAPI document', () => {
     await check('GET', `${insights}/funnel/?events=${encodeURIComponent(JSON.stringify(funnel.events))}`)
     await check('GET', `/api/projects/${p}/persons/trends/?events=${encodeURIComponent(JSON.stringify(trend.events))}&entity_id=doc&entity_type=events&date_from=-7d&date_to=-0d`)
     await check('GET', `/api/projects/${p}/persons/funnel/?events=${encodeURIComponent(JSON.stringify(funnel.events))}&funnel_step=1`)
+    const q = (params: Record<string, unknown>) => new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString()
+    const retention = { target_entity: { id: 'doc', type: 'events' }, returning_entity: { id: 'doc', type: 'events' }, total_intervals: 3 }
+    await check('POST', `${insights}/retention/`, { body: retention })
+    await check('GET', `${insights}/retention/?${q(retention)}`)
+    await check('GET', `/api/projects/${p}/persons/retention/?${q({ ...retention, selected_interval: 0 })}`)
+    const paths = { include_event_types: ['custom_event'] }
+    await check('POST', `${insights}/path/`, { body: paths })
+    await check('GET', `${insights}/path/?${q(paths)}`)
+    await check('GET', `/api/projects/${p}/persons/path/?${q({ ...paths, path_start_key: '1_doc' })}`)
+    const correlation = { ...funnel, funnel_correlation_type: 'events' }
+    await check('POST', `${insights}/funnel/correlation/`, { body: correlation })
+    await check('GET', `${insights}/funnel/correlation/?${q(correlation)}`)
+    await check('GET', `/api/projects/${p}/persons/funnel/correlation/?${q({ ...correlation, funnel_correlation_person_entity: { id: 'doc', type: 'events' }, funnel_correlation_person_converted: 'true' })}`)
     await check('POST', `${insights}/cancel/`, { body: { client_query_id: 'nothing-running' } })
     await check('POST', `${insights}/timing/`, { body: { time_to_see_data_ms: 120, type: 'insight_load', context: 'insight' } })
 
@@ -165,6 +178,10 @@ describe('the OpenAPI document', () => {
     expect((await check('GET', `/api/projects/${w.otherProject.id}/insights/my_last_viewed/`)).status).toBe(404)
     expect((await check('POST', `${insights}/trend/`, { body: { events: [{ id: 'doc', math: 'no_such_math' }] } })).status).toBe(400)
     expect((await check('POST', `${insights}/funnel/`, { body: { events: [{ id: 'doc' }], funnel_window_interval_type: 'FORTNIGHT' } })).status).toBe(400)
+
+    expect((await check('POST', `${insights}/retention/`, { body: { period: 'Fortnight' } })).status).toBe(400)
+    expect((await check('POST', `${insights}/path/`, { body: { step_limit: -1 } })).status).toBe(400)
+    expect((await check('POST', `${insights}/funnel/correlation/`, { body: { ...funnel, funnel_correlation_type: 'nope' } })).status).toBe(400)
 
     const documented = Object.entries(doc.paths).flatMap(([template, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${template}`))
     expect(documented.filter((op) => !exercised.has(op))).toEqual([])

@@ -1,7 +1,10 @@
 import type { EngineContext } from '../context.js'
 import { ValidationError } from '../errors.js'
 import type { QueryExecutor } from '../query/execution/query-executor.js'
+import { correlationActors, runFunnelCorrelation, type FunnelCorrelationResponse } from '../query/correlation/index.js'
 import { funnelActors, runFunnel, type FunnelResponse } from '../query/funnels/index.js'
+import { pathActors, runPaths, type PathsResponse } from '../query/paths/index.js'
+import { retentionActors, runRetention, type RetentionResponse } from '../query/retention/index.js'
 import { runTrend, type TrendResponse } from '../query/trends/run-trend.js'
 import { trendActors, type ActorsPage, type ActorsResult } from '../query/trends/trend-actors.js'
 
@@ -43,6 +46,21 @@ export function queryService(ctx: EngineContext, executor: QueryExecutor) {
     /** The persons behind one point of a trend, stickiness or lifecycle result (its `persons_urls`). */
     trendPersons: (projectId: number, params: unknown, page: ActorsPage): Promise<ActorsResult> =>
       run(projectId, params, () => trendActors(ctx, projectId, params, page)),
+    /** Retention (`period`, `total_intervals`, `retention_type`, `cumulative`, ...), as `GET /insights/retention/`. */
+    retention: (projectId: number, params: unknown): Promise<RetentionResponse> => run(projectId, params, () => runRetention(ctx, projectId, params)),
+    /** The persons behind a retention cell (its `people_url`). */
+    retentionPersons: (projectId: number, params: unknown, page: ActorsPage): Promise<ActorsResult> =>
+      run(projectId, params, () => retentionActors(ctx, projectId, params, page)),
+    /** User paths: the weighted edges between path nodes, as `POST /insights/path/`. */
+    paths: (projectId: number, params: unknown): Promise<PathsResponse> => run(projectId, params, () => runPaths(ctx, projectId, params)),
+    /** The persons behind a path node or edge (`path_start_key`, `path_end_key`, `path_dropoff_key`). */
+    pathPersons: (projectId: number, params: unknown, page: ActorsPage): Promise<ActorsResult> => run(projectId, params, () => pathActors(ctx, projectId, params, page)),
+    /** Which events and properties go with converting through a funnel (odds ratios), as `POST /insights/funnel/correlation/`. */
+    funnelCorrelation: (projectId: number, params: unknown): Promise<FunnelCorrelationResponse> =>
+      run(projectId, params, () => runFunnelCorrelation(ctx, projectId, params)),
+    /** The persons behind a correlation row (its `success_people_url` / `failure_people_url`). */
+    funnelCorrelationPersons: (projectId: number, params: unknown, page: ActorsPage): Promise<ActorsResult> =>
+      run(projectId, params, () => correlationActors(ctx, projectId, params, page)),
     /**
      * Stops the running analysis of `projectId` that was given `clientQueryId`:
      * it answers `QueryCancelledError`. Resolves to false when none is running.

@@ -18,8 +18,12 @@ export function analysisParamsOf(query: URLSearchParams, reserved: ReadonlySet<s
 }
 
 const RESERVED: ReadonlySet<string> = new Set(['format'])
-// Always text, even when they look like numbers (`date_from=2024` is a year, `formula=2` a formula).
-const TEXT_KEYS: ReadonlySet<string> = new Set(['date_from', 'date_to', 'formula', 'client_query_id'])
+// Always text, even when they look like numbers (`date_from=2024` is a year, `formula=2` a formula,
+// `start_point=404` a path node).
+const TEXT_KEYS: ReadonlySet<string> = new Set([
+  'date_from', 'date_to', 'formula', 'client_query_id',
+  'start_point', 'end_point', 'path_start_key', 'path_end_key', 'path_dropoff_key',
+])
 
 function jsonOrText(key: string, raw: string): unknown {
   const text = raw.trim()

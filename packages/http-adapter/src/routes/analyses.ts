@@ -11,8 +11,8 @@ const TAG = 'insights'
 const projectOf = (ctx: RouteContext<unknown>): Promise<Project> => visibleProject(ctx, ctx.params.project_id)
 const PAGING: ReadonlySet<string> = new Set(['format', 'limit', 'offset'])
 
-type Analysis = 'funnel' | 'trend'
-type Persons = 'funnelPersons' | 'trendPersons'
+type Analysis = 'funnel' | 'trend' | 'retention' | 'paths' | 'funnelCorrelation'
+type Persons = 'funnelPersons' | 'trendPersons' | 'retentionPersons' | 'pathPersons' | 'funnelCorrelationPersons'
 
 /** What an analysis answers beyond the common errors (interface 8; PostHog's statuses). */
 const ANALYSIS_ERRORS = {
@@ -23,6 +23,9 @@ const ANALYSIS_ERRORS = {
 const DESCRIBED: Record<Analysis, string> = {
   funnel: 'a funnel (steps, trends or time to convert)',
   trend: 'a trend, stickiness or lifecycle analysis',
+  retention: 'a retention table (cohorts by period and their returns)',
+  paths: 'the paths users take (weighted edges between path nodes)',
+  funnelCorrelation: 'which events and properties go with converting through a funnel (odds ratios)',
 }
 
 /** POST: the parameters are the JSON body. */
@@ -80,3 +83,12 @@ export const trendPost = postAnalysis('trend')
 export const trendGet = getAnalysis('trend')
 export const funnelPersons = persons('funnelPersons', 'who reached, or dropped off at, a step of a funnel')
 export const trendPersons = persons('trendPersons', 'behind a point of a trend, stickiness or lifecycle series')
+export const retentionGet = getAnalysis('retention')
+export const retentionPost = postAnalysis('retention')
+export const pathsGet = getAnalysis('paths')
+export const pathsPost = postAnalysis('paths')
+export const funnelCorrelationGet = getAnalysis('funnelCorrelation')
+export const funnelCorrelationPost = postAnalysis('funnelCorrelation')
+export const retentionPersons = persons('retentionPersons', 'of a retention cohort, or of one of its return periods')
+export const pathPersons = persons('pathPersons', 'who passed through a path node or edge, or dropped off after it')
+export const funnelCorrelationPersons = persons('funnelCorrelationPersons', 'who converted, or dropped off, with a correlated event or property')

@@ -69,8 +69,16 @@ export const apiRoutes: ReadonlyArray<Route> = [
   route('GET',    `${INSIGHTS}/trend/`,                                  analyses.trendGet),
   route('POST',   `${INSIGHTS}/trend/`,                                  analyses.trendPost),
   route('GET',    '/api/projects/:project_id/persons/trends/',           analyses.trendPersons),
+  route('GET',    `${INSIGHTS}/funnel/correlation/`,                     analyses.funnelCorrelationGet),
+  route('POST',   `${INSIGHTS}/funnel/correlation/`,                     analyses.funnelCorrelationPost),
+  route('GET',    `${INSIGHTS}/path/`,                                   analyses.pathsGet),
+  route('POST',   `${INSIGHTS}/path/`,                                   analyses.pathsPost),
+  route('GET',    `${INSIGHTS}/retention/`,                              analyses.retentionGet),
+  route('POST',   `${INSIGHTS}/retention/`,                              analyses.retentionPost),
   route('GET',    '/api/projects/:project_id/persons/funnel/',           analyses.funnelPersons),
-  // Next (issue 7): funnel/correlation/, path/, retention/.
+  route('GET',    '/api/projects/:project_id/persons/funnel/correlation/', analyses.funnelCorrelationPersons),
+  route('GET',    '/api/projects/:project_id/persons/path/',             analyses.pathPersons),
+  route('GET',    '/api/projects/:project_id/persons/retention/',        analyses.retentionPersons),
 
   route('GET',    `${ACTIONS}/`,                                         actions.list),
   route('POST',   `${ACTIONS}/`,                                         actions.create),
