@@ -1,13 +1,12 @@
-// Benchmark runner: `node benchmarks/run.js ingest|trend|funnel [--events N] [--batch N] [--targets duckdb,postgres] ...`.
+// Benchmark runner: `node benchmarks/run.js ingest|funnel|trend|retention|paths|correlation|analyses [--events N] [--batch N] [--targets duckdb,postgres] ...`.
 // Imports the built packages (dist/): run `pnpm build` (or `npx tsc -b`) first; `pnpm bench` does.
 import { parseArgs } from 'node:util'
 import { CHILD_FLAG } from './measure.js'
 import { floorChild, generateOnlyChild, ingestTargetChild } from './ingest-children.js'
 import { runIngest } from './ingest.js'
-import { runTrendBenchmark } from './trend.js'
-import { trendTargetChild } from './trend-children.js'
-import { runFunnelBenchmark } from './funnel.js'
-import { funnelTargetChild } from './funnel-children.js'
+import { runAnalysisBenchmark } from './analysis.js'
+import { analysisTargetChild } from './analysis-child.js'
+import { SUITES } from './suites.js'
 import { parseTarget, TARGETS } from './targets.js'
 
 const USAGE = `usage: node benchmarks/run.js ingest [options]
@@ -25,28 +24,32 @@ const USAGE = `usage: node benchmarks/run.js ingest [options]
 Postgres: SIGHTLINE_PG_URL (default postgres://postgres@127.0.0.1:5432/test); a fresh schema per
 run, dropped afterwards. DuckDB: a file in a temp dir, removed afterwards.
 
-usage: node benchmarks/run.js funnel [--events N] [--targets LIST] [--rounds N] [--batch N]
+usage: node benchmarks/run.js funnel|trend|retention|paths|correlation [options]
+       node benchmarks/run.js analyses --suites funnel,retention,... [options]
 
-  Captures the sample events (default 1,000,000) into each target, then times a 3-step funnel
-  (signup_started, signup, onboarding_completed; 14-day window) ordered, strict and unordered,
-  and ordered with the event nearest 15% of all events as its middle step, each as a ratio to
-  the floor SELECT distinct_id, count(*) FROM events WHERE <90 days> GROUP BY 1 measured in the
-  same round (default 5 rounds after a warm-up).
+  --events N        sample events (default 1,000,000), captured once into each target
+  --targets LIST    as above
+  --rounds N        rounds after a warm-up (default 5); ratios to the floor are taken within a round
+  --suites LIST     for 'analyses': which suites, in order (default all)
 
-usage: node benchmarks/run.js trend [--events N] [--targets LIST] [--rounds N] [--batch N]
-
-  Captures the sample events (default 1,000,000) into each target, then times daily total (UTC
-  and America/New_York), daily uniques, weekly active, a top-10 breakdown with Other and p90 over
-  30 days, each as a ratio to the floor SELECT count(*) ... event = '$pageview' AND <30 days>
-  measured in the same round (default 5 rounds after a warm-up).`
+  Each suite times its queries through sightline.query next to its floor, run in the same child
+  and round (see benchmarks/suites.js):
+    funnel       3-step funnels, ordered, strict, unordered and with a frequent middle step;
+                 floor SELECT distinct_id, count(*) FROM events WHERE <90 days> GROUP BY 1
+    trend        daily total (UTC, New York), dau, weekly active, top-10 + Other, p90 over 30 days;
+                 floor SELECT count(*) ... event = '$pageview' AND <30 days>
+    retention    daily recurring and first-time, weekly in New York, by $browser;
+                 floor the group-by-person query over the cohorts' span
+    paths        pageviews, all events, from a start point, to an end point over 30 days;
+                 floor the group-by-person query over the 30 days
+    correlation  events and person properties of the ordered funnel; floor as funnel`
 
 /** Tasks a child process can run; the parent sends one as JSON after the child flag. */
 const CHILD_TASKS = {
   'ingest-generate': generateOnlyChild,
   'ingest-floor': floorChild,
   'ingest-target': ingestTargetChild,
-  'funnel-target': funnelTargetChild,
-  'trend-target': trendTargetChild,
+  'analysis-target': analysisTargetChild,
 }
 
 async function runChild(json) {
@@ -79,25 +82,18 @@ async function main(argv) {
       concurrency: { type: 'string', default: '1' },
       trace: { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
+      suites: { type: 'string', default: 'funnel,trend,retention,paths,correlation' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   })
-  if (!values.help && positionals[0] === 'trend') {
+  const suiteNames = Object.keys(SUITES)
+  if (!values.help && (suiteNames.includes(positionals[0]) || positionals[0] === 'analyses')) {
     const targets = values.targets.split(',').map((t) => t.trim()).filter(Boolean)
     targets.forEach(parseTarget)
-    const report = await runTrendBenchmark({
-      events: argv.includes('--events') ? positiveInteger('--events', values.events) : 1_000_000,
-      batch: positiveInteger('--batch', values.batch),
-      targets,
-      rounds: argv.includes('--rounds') ? positiveInteger('--rounds', values.rounds) : 5,
-    })
-    if (Object.values(report.targets).some((t) => t.error)) process.exitCode = 1
-    return
-  }
-  if (!values.help && positionals[0] === 'funnel') {
-    const targets = values.targets.split(',').map((t) => t.trim()).filter(Boolean)
-    targets.forEach(parseTarget)
-    const report = await runFunnelBenchmark({
+    const suites = positionals[0] === 'analyses' ? values.suites.split(',').map((t) => t.trim()).filter(Boolean) : [positionals[0]]
+    for (const suite of suites) if (!suiteNames.includes(suite)) throw new Error(`unknown suite ${JSON.stringify(suite)}; one of ${suiteNames.join(', ')}`)
+    const report = await runAnalysisBenchmark({
+      suites,
       events: argv.includes('--events') ? positiveInteger('--events', values.events) : 1_000_000,
       batch: positiveInteger('--batch', values.batch),
       targets,
