@@ -39,7 +39,7 @@ for (const target of targets) {
     })
     afterAll(async () => state?.engine.close())
 
-    test(`random data and requests agree with the reference evaluator (${RUNS} runs)`, { timeout: 120_000 }, async () => {
+    test(`random data and requests agree with the reference evaluator (${RUNS} runs)`, { timeout: 60_000 + RUNS * 2_000 }, async () => {
       await fc.assert(
         fc.asyncProperty(data, retentionParams, fc.nat(), fc.nat(), async (d, params, pickRow, pickValue) => {
           const expected = comparable(await referenceRetention(params, d))
