@@ -37,7 +37,7 @@ export function insightResultCases(target: ConformanceTarget): void {
       }
     })
 
-    conformanceCase(target, 'stickiness and lifecycle compute too; retention, paths and insights without series do not', async () => {
+    conformanceCase(target, 'stickiness and lifecycle compute too; insights without series, HogQL nodes and funnel paths do not', async () => {
       const e = await signupsEngine(target)
       try {
         for (const filters of [
@@ -51,11 +51,9 @@ export function insightResultCases(target: ConformanceTarget): void {
         }
         e.trend.mockClear()
         for (const definition of [
-          { filters: { insight: 'RETENTION', target_entity: { id: 'signed_up' } } },
-          { filters: { insight: 'PATHS' } },
           { filters: {} },
           { filters: { insight: 'TRENDS', date_from: '-7d' } },
-          { query: { kind: 'InsightVizNode', source: { kind: 'RetentionQuery' } } },
+          { query: { kind: 'InsightVizNode', source: { kind: 'PathsQuery', funnelPathsFilter: { funnelStep: 2, funnelPathType: 'funnel_path_before_step' } } } },
           { query: { kind: 'HogQLQuery', query: 'select 1' } },
         ]) {
           const insight = await e.sightline.insights.create(e.projectId, definition)
@@ -68,6 +66,60 @@ export function insightResultCases(target: ConformanceTarget): void {
         }
         expect(e.trend).not.toHaveBeenCalled()
         expect(await cachedRows(e)).toHaveLength(2)
+      } finally {
+        await e.close()
+      }
+    })
+
+    conformanceCase(target, 'retention and paths compute from filters and from query nodes, through the cache; a late event in the cohort window invalidates', async () => {
+      const e = await signupsEngine(target)
+      try {
+        const retention = { insight: 'RETENTION', target_entity: { id: 'signed_up', type: 'events' }, returning_entity: { id: 'paid', type: 'events' }, period: 'Day', total_intervals: 7 }
+        const fromFilters = await e.sightline.insights.create(e.projectId, { filters: retention })
+        const got = await e.sightline.insights.get(e.projectId, fromFilters.id)
+        expect(got.isCached).toBe(false)
+        // As stored: Postgres's jsonb orders keys its own way, and the people URLs echo the filters in their order.
+        expect(got.result).toEqual((await e.sightline.query.retention(e.projectId, got.filters)).result)
+        // Seven local days ending with today's (Mar 1, UTC+1): Ada and Bob on Feb 25 (row 2), Cy on Mar 1 (row 6); Ada paid the same day.
+        const sizes = (result: unknown) => (result as Array<{ values: Array<{ count: number }> }>).map((r) => r.values[0]!.count)
+        expect(sizes(got.result)).toEqual([0, 0, 2, 0, 0, 0, 1])
+        const [range] = await e.db.raw<{ f: number; t: number }>(`select ${e.db.epochMicros('range_from')} as f, ${e.db.epochMicros('range_to')} as t from insight_cache`)
+        expect([Number(range!.f), Number(range!.t)]).toEqual([Date.parse('2026-02-22T23:00:00Z') * 1000, Date.parse('2026-03-01T23:00:00Z') * 1000 - 1])
+
+        // The same analysis as a RetentionQuery node: the same legacy filters, so the same cache entry.
+        const node = {
+          kind: 'InsightVizNode',
+          source: { kind: 'RetentionQuery', retentionFilter: { targetEntity: retention.target_entity, returningEntity: retention.returning_entity, period: 'Day', totalIntervals: 7 } },
+        }
+        const fromNode = await e.sightline.insights.create(e.projectId, { query: node })
+        const viaNode = await e.sightline.insights.get(e.projectId, fromNode.id)
+        expect(viaNode.isCached).toBe(true)
+        expect(viaNode.result).toEqual(got.result)
+
+        // Recurring retention reads only its window: an earlier signup keeps the entry; one inside drops it.
+        await e.sightline.capture(e.projectId, [{ event: 'signed_up', distinctId: 'dan', timestamp: '2026-02-22T22:59:59Z' }])
+        expect((await e.sightline.insights.get(e.projectId, fromFilters.id)).isCached).toBe(true)
+        await e.sightline.capture(e.projectId, [{ event: 'signed_up', distinctId: 'dan', timestamp: '2026-02-24T12:00:00Z' }])
+        const after = await e.sightline.insights.get(e.projectId, fromFilters.id)
+        expect(after.isCached).toBe(false)
+        expect(sizes(after.result)).toEqual([0, 1, 2, 0, 0, 0, 1])
+        // First-time retention reads every earlier event (an earlier start moves the actor out): any signup invalidates.
+        const first = await e.sightline.insights.create(e.projectId, { filters: { ...retention, retention_type: 'retention_first_time' } })
+        expect(sizes((await e.sightline.insights.get(e.projectId, first.id)).result)).toEqual([0, 0, 2, 0, 0, 0, 1])
+        await e.sightline.capture(e.projectId, [{ event: 'signed_up', distinctId: 'ada', timestamp: '2026-01-10T12:00:00Z' }])
+        const moved = await e.sightline.insights.get(e.projectId, first.id)
+        expect(moved.isCached).toBe(false)
+        // Ada's first signup is now in January: she leaves the Feb 25 cohort.
+        expect(sizes(moved.result)).toEqual([0, 0, 1, 0, 0, 0, 1])
+
+        const paths = { insight: 'PATHS', include_event_types: ['custom_event'], date_from: '-7d' }
+        const pathInsight = await e.sightline.insights.create(e.projectId, { filters: paths })
+        const pathResult = await e.sightline.insights.get(e.projectId, pathInsight.id)
+        expect(pathResult.result).toEqual((await e.sightline.query.paths(e.projectId, pathResult.filters)).result)
+        const pathNode = await e.sightline.insights.create(e.projectId, {
+          query: { kind: 'PathsQuery', dateRange: { date_from: '-7d' }, pathsFilter: { includeEventTypes: ['custom_event'] } },
+        })
+        expect((await e.sightline.insights.get(e.projectId, pathNode.id)).isCached).toBe(true)
       } finally {
         await e.close()
       }

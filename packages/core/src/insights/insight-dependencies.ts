@@ -44,8 +44,11 @@ function typesIn(value: unknown, into: Set<string>, depth = 0): Set<string> {
   return into
 }
 
-const seriesOf = (params: Json): Json[] =>
-  [params.events, params.actions, params.exclusions].flatMap((list) => (Array.isArray(list) ? list.filter(isObject) : []))
+/** Every entity of the request: series, steps, exclusions, and retention's start and return entities. */
+const seriesOf = (params: Json): Json[] => [
+  ...[params.events, params.actions, params.exclusions].flatMap((list) => (Array.isArray(list) ? list.filter(isObject) : [])),
+  ...[params.target_entity, params.returning_entity].filter(isObject),
+]
 
 /**
  * The dependencies of `params` (legacy filters, as computed) for an analysis
@@ -62,14 +65,23 @@ export function insightDependencies(kind: AnalysisKind, params: Json, alsoApplie
   const hogql = types.has('hogql') || maths.includes('hogql') || series.some((s) => typeof s.math_hogql === 'string' && s.math_hogql !== '')
   const anytime = hogql || [...types].some((t) => ANYTIME_TYPES.has(t))
   const readsPersonProperties = hogql || [...types].some((t) => PERSON_TYPES.has(t))
+  // Retention's cohorts and paths' sequences are per person.
   const countsPersons =
+    kind === 'retention' ||
+    kind === 'paths' ||
     kind === 'stickiness' ||
     kind === 'lifecycle' ||
     (kind === 'funnels' && (params.aggregation_group_type_index === undefined || params.aggregation_group_type_index === null)) ||
     (kind === 'trends' && maths.some((m) => !EVENT_MATHS.has(m)))
   const lookbackDays = maths.includes('monthly_active') ? 31 : maths.includes('weekly_active') ? 8 : 0
   return {
-    unboundedBefore: anytime || params.date_from === 'all' || kind === 'lifecycle' || maths.includes('first_time_for_user'),
+    unboundedBefore:
+      anytime ||
+      params.date_from === 'all' ||
+      kind === 'lifecycle' ||
+      maths.includes('first_time_for_user') ||
+      // A first-time cohort is the actor's first start event ever: earlier events move actors out of the window.
+      (kind === 'retention' && typeof params.retention_type === 'string' && params.retention_type !== 'retention_recurring'),
     unboundedAfter: anytime,
     lookbackMs: lookbackDays * DAY,
     onMerge: countsPersons || readsPersonProperties,

@@ -7,13 +7,16 @@ import type { ActionDefinition } from '../model/action.js'
 import { readActions } from '../query/actions/load-actions.js'
 import { MINUTE } from '../query/dates/civil.js'
 import { decodeFunnelRequest } from '../query/funnels/params/decode-funnel-params.js'
+import { decodePathsRequest } from '../query/paths/paths-request.js'
+import { decodeRetentionRequest } from '../query/retention/retention-request.js'
+import { retentionWindow } from '../query/retention/retention-window.js'
 import type { QueryProject } from '../query/scope/query-project.js'
 import { readLegacyParams } from '../query/trends/legacy-params.js'
 import { decodeTrendRequest } from '../query/trends/trend-request.js'
 import { canonicalJson } from './changes.js'
 import { applyDashboardFilters } from './dashboard-filters.js'
 import { insightDependencies, type InsightDependencies } from './insight-dependencies.js'
-import { nextBoundaryMs, nextRangeChangeMs, resolveRanges, type RangeInput } from './insight-range.js'
+import { isAbsoluteDate, nextBoundaryMs, nextRangeChangeMs, nextResolutionChangeMs, resolveRanges, type RangeInput } from './insight-range.js'
 import { legacyParamsOfQuery } from './query-node.js'
 import type { RefreshBasis } from './staleness.js'
 
@@ -22,7 +25,7 @@ type Json = Record<string, unknown>
 /** What an insight computes, and everything its cache entry needs to know. */
 export interface InsightPlan {
   /** `sightline.query` method that computes it. */
-  readonly analysis: 'trend' | 'funnel'
+  readonly analysis: 'trend' | 'funnel' | 'retention' | 'paths'
   /** The legacy filters the analysis is called with (dashboard overrides applied). */
   readonly params: Json
   /** Hex SHA-256 of the normalised params, time zone, week start, test-account filters in use and the named actions' steps. */
@@ -79,8 +82,8 @@ async function under<T>(field: 'filters' | 'query', run: () => T | Promise<T>): 
  * Plans the computation of an insight in `project` at `now`: its legacy
  * params (the query node translated when there is one, `dashboardFilters`
  * applied), the analysis, its resolved range, dependencies, expiry and cache
- * key. Retention, paths, untranslatable query nodes and insights without
- * filters come back `unsupported`. Throws ValidationError under `filters` or
+ * key. Untranslatable query nodes, unknown insight types and insights
+ * without filters or series come back `unsupported`. Throws ValidationError under `filters` or
  * `query` when the analysis would refuse the params.
  */
 export async function planInsight(ctx: EngineContext, project: QueryProject, insight: InsightDefinition, dashboardFilters: Json | null, now: Date): Promise<InsightSource> {
@@ -99,17 +102,26 @@ export async function planInsight(ctx: EngineContext, project: QueryProject, ins
   if (dashboardFilters !== null) params = applyDashboardFilters(params, dashboardFilters)
 
   const type = typeof params.insight === 'string' && params.insight.trim() !== '' ? params.insight.trim().toUpperCase() : 'TRENDS'
-  if (type === 'RETENTION' || type === 'PATHS') return { unsupported: `${type} insights are not computed yet (retention and paths come with issue 7)` }
-  if (type !== 'TRENDS' && type !== 'STICKINESS' && type !== 'LIFECYCLE' && type !== 'FUNNELS') return { unsupported: `${type} insights are not computed` }
+  if (!['TRENDS', 'STICKINESS', 'LIFECYCLE', 'FUNNELS', 'RETENTION', 'PATHS'].includes(type)) return { unsupported: `${type} insights are not computed` }
 
   // PostHog answers an empty result for a trend without series; the analyses refuse one, so nothing is computed.
   const listed = (list: unknown) => (Array.isArray(list) ? list.length : 0)
-  if (type !== 'FUNNELS' && listed(params.events) + listed(params.actions) === 0) return { unsupported: 'the insight has no series' }
+  if (['TRENDS', 'STICKINESS', 'LIFECYCLE'].includes(type) && listed(params.events) + listed(params.actions) === 0) return { unsupported: 'the insight has no series' }
+
+  let earliest: Promise<Date | null> | undefined
+  const context = { timezone: project.timezone, weekStartDay: project.weekStartDay, earliestEvent: () => (earliest ??= earliestEvent(ctx, project.id)) }
+  if (type === 'RETENTION') return { plan: await retentionPlan(ctx, project, params, field, context, now) }
 
   let range: RangeInput
   let basis: Pick<RefreshBasis, 'kind' | 'interval'>
   let analysis: InsightPlan['analysis']
-  if (type === 'FUNNELS') {
+  if (type === 'PATHS') {
+    const r = await under(field, () => decodePathsRequest(params))
+    analysis = 'paths'
+    // Paths resolve their range as a day interval (reference §14.1).
+    basis = { kind: 'paths', interval: 'day' }
+    range = { interval: 'day', dateFrom: r.dateFrom, dateTo: r.dateTo, explicitDate: r.explicitDate, compare: false, compareTo: null }
+  } else if (type === 'FUNNELS') {
     const r = await under(field, () => decodeFunnelRequest(params))
     analysis = 'funnel'
     basis = { kind: 'funnels', interval: r.interval }
@@ -129,43 +141,106 @@ export async function planInsight(ctx: EngineContext, project: QueryProject, ins
     }
   }
 
-  let earliest: Promise<Date | null> | undefined
-  const context = { timezone: project.timezone, weekStartDay: project.weekStartDay, earliestEvent: () => (earliest ??= earliestEvent(ctx, project.id)) }
   const resolved = await under(field, () => resolveRanges(range, context, now))
+  return finishPlan(ctx, project, params, {
+    analysis,
+    basis: { ...basis, fromMs: resolved.currentFromMs, toMs: resolved.currentToMs },
+    fromMicros: resolved.fromMicros,
+    toMicros: resolved.toMicros,
+    expiresAtMs: await nextRangeChangeMs(range, context, now),
+    now,
+  })
+}
+
+/** What an analysis resolved at planning time, for `finishPlan`. */
+interface Resolved {
+  readonly analysis: InsightPlan['analysis']
+  readonly basis: RefreshBasis
+  /** Every event the analysis reads lies in this range (before dependencies widen it), epoch microseconds. */
+  readonly fromMicros: number
+  readonly toMicros: number
+  /** When the dates resolve differently; null: never. */
+  readonly expiresAtMs: number | null
+  readonly now: Date
+}
+
+/** The dependencies, expiry and cache key of a resolved analysis. */
+async function finishPlan(ctx: EngineContext, project: QueryProject, params: Json, r: Resolved): Promise<{ plan: InsightPlan }> {
   const testAccountFilters = params.filter_test_accounts === true ? project.testAccountFilters : null
   const actions = await actionsNamed(ctx, project.id, params)
-  const dependencies = insightDependencies(basis.kind, params, [testAccountFilters, ...actions.map((a) => a.steps)])
-  let expiresAtMs = await nextRangeChangeMs(range, context, now)
-  if (dependencies.movesWithNow) expiresAtMs = Math.min(expiresAtMs ?? Infinity, nextBoundaryMs(project.timezone, now.getTime(), MINUTE))
+  const kind = r.basis.kind
+  // Paths with path_replacements read the project's cleaning rules: a change of rules is another computation.
+  const cleaning = kind === 'paths' && params.path_replacements !== undefined && params.path_replacements !== false ? project.pathCleaningFilters : null
+  const dependencies = insightDependencies(kind, params, [testAccountFilters, ...actions.map((a) => a.steps)])
+  let expiresAtMs = r.expiresAtMs
+  if (dependencies.movesWithNow) expiresAtMs = Math.min(expiresAtMs ?? Infinity, nextBoundaryMs(project.timezone, r.now.getTime(), MINUTE))
 
   const key = {
     version: 1,
-    analysis,
+    analysis: r.analysis,
     params: normalise(params),
     timezone: project.timezone,
     weekStartDay: project.weekStartDay,
     testAccountFilters,
     // An edited action is another computation: its steps are part of the key.
     actions: actions.map((a) => [a.id, a.steps]),
+    ...(cleaning !== null && { cleaning }),
   }
   return {
     plan: {
-      analysis,
+      analysis: r.analysis,
       params,
       cacheKey: createHash('sha256').update(canonicalJson(key)).digest('hex'),
-      basis: { ...basis, fromMs: resolved.currentFromMs, toMs: resolved.currentToMs },
-      rangeFromMicros: dependencies.unboundedBefore ? null : resolved.fromMicros - dependencies.lookbackMs * 1000,
-      rangeToMicros: dependencies.unboundedAfter ? null : resolved.toMicros,
+      basis: r.basis,
+      rangeFromMicros: dependencies.unboundedBefore ? null : r.fromMicros - dependencies.lookbackMs * 1000,
+      rangeToMicros: dependencies.unboundedAfter ? null : r.toMicros,
       dependencies,
       expiresAtMs,
     },
   }
 }
 
-/** The actions the series, steps and exclusions name that exist, by id. */
+/**
+ * Retention's plan: its window of cohort periods (reference §13.2) is the
+ * range; it moves when `date_to` (default now) or `date_from` resolve to
+ * other periods.
+ */
+async function retentionPlan(
+  ctx: EngineContext,
+  project: QueryProject,
+  params: Json,
+  field: 'filters' | 'query',
+  context: { timezone: string; weekStartDay: QueryProject['weekStartDay']; earliestEvent: () => Promise<Date | null> },
+  now: Date,
+): Promise<InsightPlan> {
+  const r = await under(field, () => decodeRetentionRequest(params))
+  const windowAt = (at: Date) =>
+    retentionWindow(r, { timeZone: context.timezone, weekStartDay: context.weekStartDay, now: at, earliestEvent: context.earliestEvent })
+  const window = await under(field, () => windowAt(now))
+  const fromMs = window.starts[0] ?? window.end
+  const absolute = isAbsoluteDate(r.dateTo) && (r.dateFrom === null || isAbsoluteDate(r.dateFrom))
+  const expiresAtMs = absolute
+    ? null
+    : await nextResolutionChangeMs(context.timezone, now, async (ms) => {
+        const w = await windowAt(new Date(ms))
+        return `${w.starts[0] ?? w.end}/${w.end}`
+      })
+  const { plan } = await finishPlan(ctx, project, params, {
+    analysis: 'retention',
+    basis: { kind: 'retention', interval: r.period, fromMs, toMs: window.end - 1 },
+    fromMicros: fromMs * 1000,
+    toMicros: window.end * 1000 - 1,
+    expiresAtMs,
+    now,
+  })
+  return plan
+}
+
+/** The actions the series, steps, exclusions and retention entities name that exist, by id. */
 async function actionsNamed(ctx: EngineContext, projectId: number, params: Json): Promise<ActionDefinition[]> {
   const items = (list: unknown): Json[] => (Array.isArray(list) ? list.filter((e): e is Json => typeof e === 'object' && e !== null) : [])
-  const ids = [...items(params.actions), ...items(params.exclusions).filter((e) => e.type === 'actions')].map((e) => Number(e.id))
+  const entities = [params.target_entity, params.returning_entity].filter((e): e is Json => typeof e === 'object' && e !== null)
+  const ids = [...items(params.actions), ...[...items(params.exclusions), ...entities].filter((e) => e.type === 'actions')].map((e) => Number(e.id))
   const found = await readActions(ctx, projectId, ids, { includeDeleted: false })
   return [...found.values()].sort((a, b) => a.id - b.id)
 }

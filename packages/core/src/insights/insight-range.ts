@@ -72,17 +72,28 @@ export async function nextRangeChangeMs(input: RangeInput, context: RangeContext
     const r = await resolveDateRange(range, { timezone: context.timezone, weekStartDay: context.weekStartDay, now: new Date(ms), earliestEvent: async () => earliest })
     return `${r.fromMicros}/${r.toMicros}/${r.dateFrom.getTime()}`
   }
-  const absolute = (text: string | null) => text !== null && (text === 'all' || parseTimestamp(text) !== null)
-  if (absolute(input.dateFrom) && input.dateTo !== null && absolute(input.dateTo)) return null
+  if (isAbsoluteDate(input.dateFrom) && isAbsoluteDate(input.dateTo)) return null
+  return nextResolutionChangeMs(context.timezone, now, at)
+}
+
+/** An absolute date (or `all`): it resolves the same whatever the clock says. */
+export const isAbsoluteDate = (text: string | null): boolean => text !== null && (text === 'all' || parseTimestamp(text) !== null)
+
+/**
+ * The first local minute, hour or midnight (for up to a year) after `now` at
+ * which `at` answers differently than at `now`, or null. `at` describes what
+ * an analysis resolves at an instant (its range, its periods) as text.
+ */
+export async function nextResolutionChangeMs(timeZone: string, now: Date, at: (ms: number) => Promise<string>): Promise<number | null> {
   const base = await at(now.getTime())
   for (const unit of [MINUTE, HOUR]) {
-    const boundary = nextBoundaryMs(context.timezone, now.getTime(), unit)
+    const boundary = nextBoundaryMs(timeZone, now.getTime(), unit)
     if ((await at(boundary)) !== base) return boundary
   }
   // Day-truncated ranges move at the next midnight; week, month and year starts at a later one.
   let midnight = now.getTime()
   for (let day = 0; day < MAX_DAYS; day++) {
-    midnight = nextBoundaryMs(context.timezone, midnight, DAY)
+    midnight = nextBoundaryMs(timeZone, midnight, DAY)
     if ((await at(midnight)) !== base) return midnight
   }
   return null

@@ -13,6 +13,8 @@ import { refreshFrequencyMs, staleAtMs } from './staleness.js'
 export interface InsightAnalyses {
   trend(projectId: number, params: unknown): Promise<{ readonly result: unknown }>
   funnel(projectId: number, params: unknown): Promise<{ readonly result: unknown }>
+  retention(projectId: number, params: unknown): Promise<{ readonly result: unknown }>
+  paths(projectId: number, params: unknown): Promise<{ readonly result: unknown }>
 }
 
 /** The result fields of an insight. */
@@ -55,7 +57,7 @@ export function insightResults(ctx: EngineContext, analyses: InsightAnalyses) {
     const nowMs = ctx.clock().getTime()
     // The id only names the run for `cancel`; it is not part of the cache key.
     const params = clientQueryId === undefined ? plan.params : { ...plan.params, client_query_id: clientQueryId }
-    const response = plan.analysis === 'funnel' ? await analyses.funnel(projectId, params) : await analyses.trend(projectId, params)
+    const response = await analyses[plan.analysis](projectId, params)
     const entry: CacheEntry = {
       result: response.result,
       lastRefresh: formatTimestamp(nowMs * 1000),

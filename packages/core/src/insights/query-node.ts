@@ -11,6 +11,8 @@ const INSIGHT_OF_KIND: Readonly<Record<string, string>> = {
   StickinessQuery: 'STICKINESS',
   LifecycleQuery: 'LIFECYCLE',
   FunnelsQuery: 'FUNNELS',
+  RetentionQuery: 'RETENTION',
+  PathsQuery: 'PATHS',
 }
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -45,11 +47,12 @@ function entityOf(node: unknown, order: number, path: Path): { list: 'events' | 
 /**
  * The legacy filters of a simple insight query node (PostHog's
  * `InsightVizNode` around a `TrendsQuery`, `StickinessQuery`,
- * `LifecycleQuery` or `FunnelsQuery`, or the bare source): series, date
+ * `LifecycleQuery`, `FunnelsQuery`, `RetentionQuery` or `PathsQuery`, or
+ * the bare source): series, date
  * range, interval, properties, test accounts, breakdowns, compare, display,
- * one formula, the funnel settings and exclusions. Anything whose meaning
- * would be lost in the translation (retention and paths, data warehouse
- * series, several formulas, cumulative or interval-count stickiness, HogQL
+ * one formula, the funnel settings and exclusions; retention and paths
+ * filters. Anything whose meaning would be lost in the translation (funnel
+ * paths, data warehouse series, several formulas, cumulative or interval-count stickiness, HogQL
  * and other node kinds) comes back `unsupported` with the reason. Throws
  * ValidationError under `query` for a malformed node.
  */
@@ -59,9 +62,8 @@ export function legacyParamsOfQuery(query: Json): QueryTranslation {
   const at: Path = viz ? ['source'] : []
   if (!isObject(source)) throw invalid(at, 'expected the insight query node (an object with a kind)')
   const kind = typeof source.kind === 'string' ? source.kind : String(source.kind)
-  if (kind === 'RetentionQuery' || kind === 'PathsQuery') return { unsupported: `${kind} insights are not computed yet (retention and paths come with issue 7)` }
   const insight = INSIGHT_OF_KIND[kind]
-  if (insight === undefined) return { unsupported: `${kind} nodes are not computed by saved insights; only trends, stickiness, lifecycle and funnels queries are` }
+  if (insight === undefined) return { unsupported: `${kind} nodes are not computed by saved insights; only trends, stickiness, lifecycle, funnels, retention and paths queries are` }
 
   const params: Json = { insight }
   const series = source.series ?? []
@@ -98,6 +100,11 @@ export function legacyParamsOfQuery(query: Json): QueryTranslation {
     ['compare_to', 'compare_to'],
   ])
 
+  if (kind === 'RetentionQuery') retentionFilter(source.retentionFilter, params)
+  if (kind === 'PathsQuery') {
+    const unsupported = pathsFilter(source, params)
+    if (unsupported !== null) return { unsupported }
+  }
   const reason = kind === 'TrendsQuery' ? trendsFilter(source.trendsFilter, params) : kind === 'StickinessQuery' ? stickinessFilter(source, params) : null
   if (reason !== null) return { unsupported: reason }
   if (kind === 'FunnelsQuery') {
@@ -105,6 +112,40 @@ export function legacyParamsOfQuery(query: Json): QueryTranslation {
     if (unsupported !== null) return { unsupported }
   }
   return { params }
+}
+
+/** `retentionFilter` as `filter_to_query` reads it back: the legacy retention keys. */
+function retentionFilter(filter: unknown, params: Json): void {
+  copy(filter, params, [
+    ['period', 'period'],
+    ['totalIntervals', 'total_intervals'],
+    ['retentionType', 'retention_type'],
+    ['targetEntity', 'target_entity'],
+    ['returningEntity', 'returning_entity'],
+    ['cumulative', 'cumulative'],
+    ['minimumOccurrences', 'minimum_occurrences'],
+    ['retentionReference', 'retention_reference'],
+  ])
+}
+
+/** `pathsFilter` as the legacy path keys; funnel paths are not translated. */
+function pathsFilter(source: Json, params: Json): string | null {
+  if (isObject(source.funnelPathsFilter)) return 'funnel paths are not computed by saved insights'
+  copy(source.pathsFilter, params, [
+    ['includeEventTypes', 'include_event_types'],
+    ['startPoint', 'start_point'],
+    ['endPoint', 'end_point'],
+    ['stepLimit', 'step_limit'],
+    ['excludeEvents', 'exclude_events'],
+    ['pathGroupings', 'path_groupings'],
+    ['pathReplacements', 'path_replacements'],
+    ['localPathCleaningFilters', 'local_path_cleaning_filters'],
+    ['edgeLimit', 'edge_limit'],
+    ['minEdgeWeight', 'min_edge_weight'],
+    ['maxEdgeWeight', 'max_edge_weight'],
+    ['pathsHogQLExpression', 'paths_hogql_expression'],
+  ])
+  return null
 }
 
 function trendsFilter(filter: unknown, params: Json): string | null {

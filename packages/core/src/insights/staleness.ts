@@ -16,7 +16,7 @@ const REDUCED_MINIMUM_INSIGHT_REFRESH_INTERVAL = 3 * MINUTE
 const REAL_TIME_INSIGHT_REFRESH_INTERVAL = MINUTE
 
 /** The analysis behind an insight, as its refresh rules tell them apart. */
-export type AnalysisKind = 'trends' | 'stickiness' | 'lifecycle' | 'funnels'
+export type AnalysisKind = 'trends' | 'stickiness' | 'lifecycle' | 'funnels' | 'retention' | 'paths'
 
 /** What the refresh and staleness rules read of a computed insight. */
 export interface RefreshBasis {
@@ -28,8 +28,8 @@ export interface RefreshBasis {
 }
 
 /**
- * PostHog's `_refresh_frequency` of the trends, stickiness, lifecycle and
- * funnels runners: 3 minutes for hourly insights and ranges of at most 7
+ * PostHog's `_refresh_frequency` of the trends, stickiness, lifecycle,
+ * funnels, retention and paths runners (retention's interval is its period): 3 minutes for hourly insights and ranges of at most 7
  * days (rounded up), 15 minutes otherwise; trends with minute intervals 1
  * minute. `next_allowed_client_refresh` is `last_refresh` plus this.
  */
