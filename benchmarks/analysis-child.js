@@ -41,7 +41,8 @@ async function load(place, task) {
 export async function analysisTargetChild(task) {
   const { place, rounds } = task
   const loadAverage = os.loadavg()[0]
-  const { projectId, events, loadSeconds } = await load(place, task)
+  // Data kept from an earlier run (--keep-data) is not loaded again.
+  const { projectId, events, loadSeconds } = task.loaded ?? (await load(place, task))
 
   const { Kysely, sql } = await loadKysely()
   const opened = await openStorage(place)
@@ -90,8 +91,10 @@ export async function analysisTargetChild(task) {
     await opened.close()
   }
   return {
+    projectId,
     events,
     loadSeconds,
+    reused: task.loaded !== null && task.loaded !== undefined,
     frequent: { event: frequent.event, share: round(frequent.share, 3) },
     shares: shares.slice(0, 15).map((s) => ({ ...s, share: round(s.share, 4) })),
     suites: out,

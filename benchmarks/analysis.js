@@ -1,7 +1,7 @@
 // The analysis benchmarks (funnel, trend, retention, paths, correlation): the sample data captured
 // into each target once, then each suite's queries timed next to its floor in the same child and
 // round (shared/reference/performance.md). One child process per target.
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -12,7 +12,21 @@ import { DEFAULT_PG_URL, placeTarget, removeTarget } from './targets.js'
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url))
 
-export async function runAnalysisBenchmark({ suites, events, batch, targets, rounds }) {
+/**
+ * With `keepData`, a target's data lives under that directory (DuckDB) or in a named schema
+ * (Postgres) and is loaded once: later runs with the same target and event count reuse it.
+ */
+function keptPlace(target, pgUrl, keepData, events) {
+  mkdirSync(keepData, { recursive: true })
+  const slug = `${target.replace(/[^a-z0-9]+/gi, '_')}_${events}`
+  const marker = path.join(path.resolve(keepData), `${slug}.json`)
+  const place = placeTarget(target, pgUrl)
+  const kept = place.kind === 'duckdb' ? { ...place, dir: undefined, path: path.join(path.resolve(keepData), `${slug}.duckdb`) } : { ...place, schema: `bench_kept_${slug}`.toLowerCase() }
+  const loaded = existsSync(marker) ? JSON.parse(readFileSync(marker, 'utf8')) : null
+  return { place: kept, loaded, marker }
+}
+
+export async function runAnalysisBenchmark({ suites, events, batch, targets, rounds, keepData }) {
   const pgUrl = process.env.SIGHTLINE_PG_URL ?? DEFAULT_PG_URL
   const started = new Date()
   const aims = Object.fromEntries(suites.map((s) => [s, SUITES[s].aims]))
@@ -20,13 +34,16 @@ export async function runAnalysisBenchmark({ suites, events, batch, targets, rou
   const report = { benchmark: suites.join('+'), startedAt: started.toISOString(), machine: machine(), source: sourceState(), options: { suites, events, batch, targets, rounds, end: END, seed: SEED }, floors, aims, targets: {} }
   console.error(`${suites.join(', ')}: ${fmt(events)} events, targets ${targets.join(', ')}, ${rounds} round(s) after a warm-up`)
   for (const target of targets) {
-    const place = placeTarget(target, pgUrl)
+    const kept = keepData ? keptPlace(target, pgUrl, keepData, events) : null
+    const place = kept?.place ?? placeTarget(target, pgUrl)
     try {
-      report.targets[target] = await runInChild({ kind: 'analysis-target', place, suites, events, batch, rounds })
+      report.targets[target] = await runInChild({ kind: 'analysis-target', place, suites, events, batch, rounds, loaded: kept?.loaded ?? null })
+      const r = report.targets[target]
+      if (kept && !kept.loaded && !r.error) writeFileSync(kept.marker, `${JSON.stringify({ projectId: r.projectId, events: r.events, loadSeconds: r.loadSeconds })}\n`)
     } catch (error) {
       report.targets[target] = { error: String(error?.message ?? error) }
     } finally {
-      await removeTarget(place).catch((error) => console.error(`cleanup of ${target} failed: ${error.message}`))
+      if (!kept) await removeTarget(place).catch((error) => console.error(`cleanup of ${target} failed: ${error.message}`))
     }
   }
   report.summary = summarise(report)
@@ -69,7 +86,7 @@ export function formatAnalysisReport(report) {
       continue
     }
     const kind = target.startsWith('postgres') ? 'postgres' : 'duckdb'
-    lines.push(`\n${target}: ${fmt(r.events)} events loaded in ${fmt1(r.loadSeconds)} s; frequent event ${r.frequent.event} (${fmt2(r.frequent.share * 100)}% of events); peak RSS ${fmt(r.peakRssMb)} MB`)
+    lines.push(`\n${target}: ${fmt(r.events)} events ${r.reused ? `reused (loaded earlier in ${fmt1(r.loadSeconds)} s)` : `loaded in ${fmt1(r.loadSeconds)} s`}; frequent event ${r.frequent.event} (${fmt2(r.frequent.share * 100)}% of events); peak RSS ${fmt(r.peakRssMb)} MB`)
     for (const [suite, s] of Object.entries(report.summary[target])) {
       const aims = report.aims[suite]?.[kind] ?? {}
       lines.push(`\n${suite}: floor ${fmt1(s.floorMs)} ms (${fmt(r.suites[suite].floorRows)} rows): ${report.floors[suite]}`)

@@ -31,6 +31,8 @@ usage: node benchmarks/run.js funnel|trend|retention|paths|correlation [options]
   --targets LIST    as above
   --rounds N        rounds after a warm-up (default 5); ratios to the floor are taken within a round
   --suites LIST     for 'analyses': which suites, in order (default all)
+  --keep-data DIR   keep each target's loaded data (DuckDB file under DIR, Postgres schema
+                    bench_kept_*) and reuse it in later runs with the same target and --events
 
   Each suite times its queries through sightline.query next to its floor, run in the same child
   and round (see benchmarks/suites.js):
@@ -83,6 +85,7 @@ async function main(argv) {
       trace: { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
       suites: { type: 'string', default: 'funnel,trend,retention,paths,correlation' },
+      'keep-data': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   })
@@ -98,6 +101,7 @@ async function main(argv) {
       batch: positiveInteger('--batch', values.batch),
       targets,
       rounds: argv.includes('--rounds') ? positiveInteger('--rounds', values.rounds) : 5,
+      keepData: values['keep-data'],
     })
     if (Object.values(report.targets).some((t) => t.error)) process.exitCode = 1
     return
