@@ -29,7 +29,7 @@ const flag = (condition: Expression<SqlBool>) => sql<number>`(case when ${condit
  * time, since a cohort is the actor's first start event ever. With group
  * aggregation, events without that group are left out.
  */
-export function retentionEventsSql(env: QueryEnv, request: RetentionRequest, window: RetentionWindow, cohort: number | 'all' | null): RawBuilder<RetentionEventRow> {
+export function retentionEventsSql(env: QueryEnv, request: RetentionRequest, window: RetentionWindow, cohort: number | 'all' | null): RetentionEvents {
   const needs = addFilterNeeds(addFilterNeeds(noNeeds(), request.target.properties), request.returning.properties)
   if (env.extensions.needs.person) needs.person = true
   for (const g of env.extensions.needs.groups) needs.groups.add(g)
@@ -67,7 +67,9 @@ export function retentionEventsSql(env: QueryEnv, request: RetentionRequest, win
     where.push(sql<SqlBool>`e.timestamp >= cast(${sql.lit(formatTimestamp(range.fromMicros))} as timestamptz) and e.timestamp <= cast(${sql.lit(formatTimestamp(range.toMicros))} as timestamptz)`)
   }
 
-  const actor = request.groupTypeIndex === null ? PERSON_ID : sql<string>`${s.groupKeys[request.groupTypeIndex]!}`
+  // Persons resolved after grouping when no per-event condition or value reads them (see RetentionEvents).
+  const late = request.groupTypeIndex === null && cohort === null && !readsPersons(env, request)
+  const actor = request.groupTypeIndex !== null ? sql<string>`${s.groupKeys[request.groupTypeIndex]!}` : late ? s.distinctId : PERSON_ID
   let value: Expression<string>
   if (!b) value = sql<string>`cast('' as text)`
   else if (b.type === 'cohort') value = sql<string>`cast(${cohort === 'all' ? '0' : String(cohort)} as text)`
@@ -84,7 +86,46 @@ export function retentionEventsSql(env: QueryEnv, request: RetentionRequest, win
     sql`${request.retentionType === 'retention_first_ever_occurrence' ? flag(startAnyProperties) : sql`0`} as st0`,
     sql`${flag(returning)} as rt`,
   ]
-  return sql<RetentionEventRow>`select ${sql.join(columns, sql`, `)} from ${scope.from} where ${sql.join(where, sql` and `)}`
+  const from = late ? eventsWithGroups(needs.groups) : scope.from
+  return { rows: sql<RetentionEventRow>`select ${sql.join(columns, sql`, `)} from ${from} where ${sql.join(where, sql` and `)}`, byDistinctId: late }
+}
+
+/**
+ * The rows, and whether their actor is still the distinct id: the person
+ * join then runs on the grouped per-actor, per-period rows instead of on
+ * every event (at 1M events the join costs more than the scan).
+ */
+export interface RetentionEvents {
+  readonly rows: RawBuilder<RetentionEventRow>
+  readonly byDistinctId: boolean
+}
+
+/**
+ * Whether a per-event condition or value reads the person join (`pdi`, `p`):
+ * person, cohort and HogQL filters anywhere, actions (their steps may hold
+ * any), person and HogQL breakdowns.
+ */
+function readsPersons(env: QueryEnv, request: RetentionRequest): boolean {
+  if (env.extensions.needs.person || request.target.kind === 'actions' || request.returning.kind === 'actions') return true
+  if (request.breakdown && request.breakdown.type !== 'event' && request.breakdown.type !== 'group') return true
+  const filters = [request.properties, request.target.properties, request.returning.properties, ...(request.filterTestAccounts ? [env.project.testAccountFilters] : [])]
+  const visit = (node: unknown): boolean => {
+    if (Array.isArray(node)) return node.some(visit)
+    if (typeof node !== 'object' || node === null) return false
+    const n = node as { values?: unknown; key?: unknown; type?: unknown }
+    if (Array.isArray(n.values) && n.key === undefined) return n.values.some(visit)
+    return !['event', 'element', 'group', undefined, null].includes(n.type as string)
+  }
+  return filters.some(visit)
+}
+
+/** `events as e` with eventScope's group joins (aliases `g0`..`g4`) and without its person join. */
+function eventsWithGroups(groups: ReadonlySet<number>): RawBuilder<unknown> {
+  const joins = [...groups].sort().map((i) => {
+    const alias = sql.raw(`g${i}`)
+    return sql`left join groups as ${alias} on ${alias}.project_id = e.project_id and ${alias}.group_type_index = ${sql.lit(i)} and ${alias}.group_key = ${sql.ref(`e.group_${i}`)}`
+  })
+  return sql`events as e ${sql.join(joins, sql` `)}`
 }
 
 /** The event names both entities are limited to, or null when either is an action or any event. */

@@ -46,6 +46,6 @@ export async function retentionCounts(ctx: EngineContext, env: QueryEnv, request
 export function retentionCells(env: QueryEnv, request: RetentionRequest, window: RetentionWindow): RawBuilder<RetentionCell> {
   const cohorts = request.breakdown?.type === 'cohort' ? request.breakdown.cohorts : [null]
   const events = cohorts.map((c) => retentionEventsSql(env, request, window, c))
-  const union = events.length === 1 ? events[0]! : sql<RetentionEventRow>`${sql.join(events, sql` union all `)}`
-  return retentionCellsSql(union, request, window, env.hooks)
+  const union = events.length === 1 ? events[0]! : { rows: sql<RetentionEventRow>`${sql.join(events.map((e) => e.rows), sql` union all `)}`, byDistinctId: false }
+  return retentionCellsSql(union, request, window, env.hooks, env.project.id)
 }
