@@ -2,6 +2,7 @@
 import { expect } from 'vitest'
 import type { PathEdge } from '../../packages/core/src/query/paths/index.js'
 import type { RefDataset } from '../reference/ref-dataset.js'
+import type { TrendEngine } from '../trends/support/engine.js'
 import type { Edge } from './examples.js'
 
 /** Asserts `actual` is `expected` in order; conversion times equal to within a microsecond. */
@@ -15,4 +16,11 @@ export function actorKeysOf(distinctIds: ReadonlyArray<string>, data: RefDataset
   const first = distinctIds[0]
   if (first === undefined) throw new Error('an actor without distinct ids')
   return data.persons[first]?.id ?? first
+}
+
+/** One target's engine as the case modules see it, with the first example's data loaded once. */
+export interface Opened {
+  readonly engine: TrendEngine
+  /** EXAMPLES[0] (PostHog's test_current_url_paths_and_logic data). */
+  readonly basicProject: number
 }
