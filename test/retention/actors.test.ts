@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { retentionActors, runRetention } from '../../packages/core/src/query/retention/index.js'
 import { targets } from '../filters/filter-db.js'
 import { referenceRetention } from '../reference/retention-reference.js'
-import { companies, pageviews, purchases } from './examples-data.js'
+import { browserSwitch, companies, pageviews, purchases } from './examples-data.js'
 import { loadInto, openRetentionEngine, shown, type Clocked } from './support.js'
 
 const window4 = { date_to: '2024-01-10', total_intervals: 4 }
@@ -120,6 +120,18 @@ for (const target of targets) {
       expect(members.count).toBe(2)
       const actors = await retentionActors(state.engine.ctx, projectId, paramsOf(result[5]!.people_url), PAGE)
       expect(actors.count).toBe(2)
+    })
+
+    test('HogQL breakdown: the expression per event', async () => {
+      const projectId = await loadInto(state, browserSwitch)
+      // As the event breakdown on $browser (examples.ts): Chrome on the 7th, Safari on the 8th, no return.
+      const { result } = await runRetention(state.engine.ctx, projectId, { date_to: '2024-01-08', total_intervals: 2, breakdown: 'lower(properties.$browser)', breakdown_type: 'hogql' })
+      expect(shown(result)).toEqual([
+        ['chrome', [1, 0]],
+        ['chrome', [0, 0]],
+        ['safari', [0, 0]],
+        ['safari', [1, 0]],
+      ])
     })
   })
 }

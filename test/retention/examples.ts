@@ -295,4 +295,26 @@ export const EXAMPLES: Example[] = [
       [null, [2, 0, 0]],
     ],
   },
+  {
+    // Company size of each event's company: big for p1 (7th) and p2 (8th); p3's 8th has no company ('') and its 9th is
+    // small, so it is not a return of its '' cohort. Totals: big 2, '' 1, small 1 (ties by text: '' first).
+    name: 'group breakdown',
+    data: companies,
+    params: { ...window4, breakdown: 'size', breakdown_type: 'group', breakdown_group_type_index: 0 },
+    perBlock: 4,
+    rows: [
+      ['big', [1, 0, 0, 0]],
+      ['big', [1, 0, 0, 0]],
+      ['big', [0, 0, 0, 0]],
+      ['big', [0, 0, 0, 0]],
+      ['', [0, 0, 0, 0]],
+      ['', [1, 0, 0, 0]],
+      ['', [0, 0, 0, 0]],
+      ['', [0, 0, 0, 0]],
+      ['small', [0, 0, 0, 0]],
+      ['small', [0, 0, 0, 0]],
+      ['small', [1, 0, 0, 0]],
+      ['small', [0, 0, 0, 0]],
+    ],
+  },
 ]
