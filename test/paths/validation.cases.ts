@@ -14,6 +14,11 @@ const BAD: ReadonlyArray<{ params: Record<string, unknown>; path: ReadonlyArray<
   { params: { local_path_cleaning_filters: [{ alias: 'x', regex: '(' }] }, path: ['local_path_cleaning_filters', 0, 'regex'] },
   { params: { local_path_cleaning_filters: [{ alias: 'x', regex: '(?=a)' }] }, path: ['local_path_cleaning_filters', 0, 'regex'] },
   { params: { local_path_cleaning_filters: [{ alias: 'x', regex: '' }] }, path: ['local_path_cleaning_filters', 0, 'regex'] },
+  // Regexes DuckDB (RE2) or Postgres refuses, or that the two read differently: a 400, never a 500 or two answers.
+  ...['\\p{L}', 'a{1,300}', '\\u00e9', '\\cA', '[\\b]', '\\b', '\\B', '(?<n>a)', '[^]', '(a|)', '[[:alpha:]]', '\\1', 'a{2,1}', ')', 'a+?'].map((regex) => ({
+    params: { path_replacements: false, local_path_cleaning_filters: [{ alias: '#', regex }] },
+    path: ['local_path_cleaning_filters', 0, 'regex'],
+  })),
   { params: { local_path_cleaning_filters: [{ alias: 3, regex: 'a' }] }, path: ['local_path_cleaning_filters', 0, 'alias'] },
   { params: { local_path_cleaning_filters: {} }, path: ['local_path_cleaning_filters'] },
   { params: { step_limit: -1 }, path: ['step_limit'] },
@@ -69,6 +74,14 @@ export function validationCases(opened: () => Opened): void {
     expect(get.result.map((e) => [e.source, e.target, e.value])).toEqual([['1_/', '2_/pricing', 2], ['1_/pricing', '2_/', 1]])
     // A node named 404 arrives from a query string as a number and still finds nothing.
     expect((await runPaths(engine.ctx, basicProject, { start_point: 404 })).result).toEqual([])
+  })
+
+  test('portable regexes run alike everywhere', async () => {
+    const { engine, basicProject } = opened()
+    const rules = [{ alias: '#', regex: '[c-i]{2,}|\\d+' }, { alias: '*', regex: '#\\w+$' }]
+    const result = (await runPaths(engine.ctx, basicProject, { local_path_cleaning_filters: rules })).result
+    // /pricing -> /pr#ng -> /pr*; /about and / stay.
+    expect(result.map((e) => [e.source, e.target, e.value])).toEqual([['1_/', '2_/pr*', 2], ['1_/', '2_/about', 1], ['1_/pr*', '2_/', 1], ['2_/pr*', '3_/about', 1]])
   })
 
   test('regexes every database reads: user text is bound, never spliced', async () => {

@@ -3,6 +3,7 @@ import { decodeOrThrow } from '../../util/decode.js'
 import { regexProblem } from '../filters/filter-values.js'
 import { PropertyFilters } from '../filters/property-filters.js'
 import { normalizeProperties } from '../series/series.js'
+import { portableRegexProblem } from './portable-regex.js'
 
 /** What `include_event_types` may name (PostHog's `PathType`). */
 export const PATH_EVENT_TYPES = ['$pageview', '$screen', 'custom_event', 'hogql'] as const
@@ -179,7 +180,7 @@ function count(p: Record<string, unknown>, key: string, min: number, max: number
   return v
 }
 
-/** `[{alias, regex}]`: every regex must be one every database reads alike (RE2 without look-around or back-references). */
+/** `[{alias, regex}]`: every regex must be one every database reads alike (see portableRegexProblem). */
 function cleaningRules(p: Record<string, unknown>, key: string): PathCleaningRule[] {
   const v = json(p, key)
   if (v === undefined || v === null) return []
@@ -195,7 +196,7 @@ export function checkCleaningRule(rule: unknown, path: ReadonlyArray<string | nu
   if (typeof regex !== 'string' || regex === '') throw invalidPaths([...path, 'regex'], 'is a non-empty regular expression')
   if (alias !== undefined && alias !== null && typeof alias !== 'string') throw invalidPaths([...path, 'alias'], 'is text')
   checkStorable(regex, [...path, 'regex'])
-  const problem = regexProblem(regex)
+  const problem = regexProblem(regex) ?? portableRegexProblem(regex)
   if (problem) throw invalidPaths([...path, 'regex'], problem)
   return { alias: checkStorable(typeof alias === 'string' ? alias : '', [...path, 'alias']), regex }
 }
