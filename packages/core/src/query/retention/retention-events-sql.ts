@@ -5,7 +5,6 @@ import { eventScope, PERSON_ID } from '../scope/event-scope.js'
 import { addFilterNeeds, noNeeds } from '../scope/filter-needs.js'
 import { seriesCondition } from '../series/series-condition.js'
 import type { SeriesEntity } from '../series/series.js'
-import { formatTimestamp } from '../../time/timestamp.js'
 import { hogqlScope, type QueryEnv } from '../trends/series-scope.js'
 import type { RetentionRequest } from './retention-request.js'
 import type { RetentionWindow } from './retention-window.js'
@@ -62,10 +61,6 @@ export function retentionEventsSql(env: QueryEnv, request: RetentionRequest, win
   if (names) where.push(sql<SqlBool>`e.event in (${sql.join(names.map((n) => sql`${n}`))})`)
   if (request.groupTypeIndex !== null) where.push(sql<SqlBool>`${s.groupKeys[request.groupTypeIndex]!} <> ''`)
   if (cohort !== null && cohort !== 'all') where.push(env.extensions.cohortCondition(cohort, ['breakdown']))
-  if (range) {
-    // Literal bounds as seriesScope's: DuckDB skips row groups by min/max only for constants.
-    where.push(sql<SqlBool>`e.timestamp >= cast(${sql.lit(formatTimestamp(range.fromMicros))} as timestamptz) and e.timestamp <= cast(${sql.lit(formatTimestamp(range.toMicros))} as timestamptz)`)
-  }
 
   // Persons resolved after grouping when no per-event condition or value reads them (see RetentionEvents).
   const late = request.groupTypeIndex === null && cohort === null && !readsPersons(env, request)
