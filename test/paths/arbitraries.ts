@@ -48,8 +48,9 @@ export const pathsDataset: fc.Arbitrary<RefDataset> = fc
     cleaning: fc.boolean(),
   })
   .map(({ events, timezone, cleaning }) => ({
-    // Unique uuids: storage keeps one event per uuid.
-    events: events.map((e, i) => ({ ...e, uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` })),
+    // Unique ids (storage keeps one event per uuid), hashed to uuids by loadDataset's stableUuid: equal
+    // timestamps then meet in an order unrelated to the generation order.
+    events: events.map((e, i) => ({ ...e, uuid: `path-event-${i}` })),
     persons: Object.fromEntries(Object.entries(PERSON_OF).map(([d, id]) => [d, { id, properties: { plan: id === 'P2' ? 'pro' : 'free' } }])),
     project: {
       timezone,

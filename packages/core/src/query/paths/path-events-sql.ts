@@ -3,13 +3,13 @@ import { compileHogql, hogqlToText } from '../hogql/index.js'
 import { eventScope } from '../scope/event-scope.js'
 import { noNeeds } from '../scope/filter-needs.js'
 import { hogqlScope, type QueryEnv } from '../trends/series-scope.js'
-import { cleanedPathItemSql, eventTypeConditionSql, groupedPathItemSql, rawPathItemSql } from './path-item-sql.js'
+import { cleanedPathItemSql, eventTypeConditionSql, groupedPathItemSql, namesEventType, rawPathItemSql } from './path-item-sql.js'
 import type { PathCleaningRule, PathsRequest } from './paths-request.js'
 
 /**
  * The events a path reads, one row each: `pid` (the person, as text), `us`
- * (epoch microseconds), `id` (the uuid as text, which orders events at the
- * same instant) and `item` (the node name after cleaning and groupings).
+ * (epoch microseconds), `id` (the uuid, which orders events at the same instant; both databases
+ * order uuids as their text) and `item` (the node name after cleaning and groupings).
  * Scoped like every analysis (project, range, global and test-account
  * filters), then by event type, then `exclude_events` on the final name;
  * PostHog applies the exclusions only when event types are listed
@@ -38,8 +38,14 @@ export function pathEventsSql(
   const conditions: Expression<SqlBool>[] = [scope.where]
   const types = eventTypeConditionSql(request, s)
   if (types) conditions.push(types)
-  const raw = sql`select ${s.personId} as pid, ${s.timestampMicros} as us, cast(${s.uuid} as text) as id, ${rawPathItemSql(request, s, hogql)} as item
+  // The JSON reads and the HogQL text once per event, then the name from those columns.
+  const read = sql`select ${s.personId} as pid, ${s.timestampMicros} as us, ${s.uuid} as id, ${s.eventName} as ev,
+      ${namesEventType(request, '$pageview') ? s.hooks.jsonText(s.event, '$current_url') : sql`cast(null as text)`} as url,
+      ${namesEventType(request, '$screen') ? s.hooks.jsonText(s.event, '$screen_name') : sql`cast(null as text)`} as screen,
+      ${hogql ?? sql`cast(null as text)`} as hq
     from ${scope.from} where ${sql.join(conditions, sql` and `)}`
+  const columns = { event: sql.ref('ev') as Expression<string>, url: sql.ref('url') as Expression<string | null>, screen: sql.ref('screen') as Expression<string | null>, hogql: hogql ? (sql.ref('hq') as Expression<string | null>) : null }
+  const raw = sql`select pid, us, id, ${rawPathItemSql(request, columns)} as item from (${read}) as e0`
   let named: RawBuilder<unknown> = raw
   const item = sql.ref('item') as Expression<string>
   if (rules.length > 0) named = sql`select pid, us, id, ${cleanedPathItemSql(item, rules, s)} as item from (${named}) as r`

@@ -13,6 +13,17 @@ export function namesEventType(request: PathsRequest, event: string): boolean {
   return (request.includeEventTypes as ReadonlyArray<string>).includes(event)
 }
 
+/** The columns a node's name is made of, read once per event (DuckDB repeats a JSON read as often as it is spelt). */
+export interface PathItemColumns {
+  readonly event: Expression<string>
+  /** `$current_url`'s text, null when missing. */
+  readonly url: Expression<string | null>
+  /** `$screen_name`'s text, null when missing. */
+  readonly screen: Expression<string | null>
+  /** The HogQL expression's text; null without one. */
+  readonly hogql: Expression<string | null> | null
+}
+
 /**
  * A node's name before cleaning (reference §14.1, PostHog's
  * `construct_event_hogql`): a page view's `$current_url` with one trailing
@@ -20,17 +31,15 @@ export function namesEventType(request: PathsRequest, event: string): boolean {
  * break, which RE2's `.` does not match), a screen's `$screen_name`, any
  * other event its name or the HogQL expression's text; '' when missing.
  */
-export function rawPathItemSql(request: PathsRequest, sources: QuerySources, hogql: Expression<string | null> | null): Expression<string> {
-  let item: Expression<string | null> = sources.eventName
-  if (hogql && namesEventType(request, 'hogql')) item = hogql
+export function rawPathItemSql(request: PathsRequest, columns: PathItemColumns): Expression<string> {
+  let item: Expression<string | null> = columns.event
+  if (columns.hogql && namesEventType(request, 'hogql')) item = columns.hogql
   if (namesEventType(request, '$pageview')) {
-    const url = sql<string>`coalesce(${sources.hooks.jsonText(sources.event, '$current_url')}, '')`
+    const url = sql<string>`coalesce(${columns.url}, '')`
     const stripped = sql<string>`(case when length(${url}) > 1 and substr(${url}, length(${url}), 1) = '/' and substr(${url}, length(${url}) - 1, 1) <> chr(10) then substr(${url}, 1, length(${url}) - 1) else ${url} end)`
-    item = sql`(case when ${sources.eventName} = ${'$pageview'} then ${stripped} else ${item} end)`
+    item = sql`(case when ${columns.event} = ${'$pageview'} then ${stripped} else ${item} end)`
   }
-  if (namesEventType(request, '$screen')) {
-    item = sql`(case when ${sources.eventName} = ${'$screen'} then ${sources.hooks.jsonText(sources.event, '$screen_name')} else ${item} end)`
-  }
+  if (namesEventType(request, '$screen')) item = sql`(case when ${columns.event} = ${'$screen'} then ${columns.screen} else ${item} end)`
   return sql<string>`coalesce(${item}, '')`
 }
 

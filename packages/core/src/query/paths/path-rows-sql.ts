@@ -10,7 +10,7 @@ export const ELLIPSIS = '...'
 /**
  * One row per node of every kept session path (PostHog's
  * `paths_per_person_query`), from `events` giving `pid` (person), `us`
- * (epoch microseconds), `id` (uuid text, for ties) and `item` (node name):
+ * (epoch microseconds), `id` (the uuid, for ties) and `item` (node name):
  *
  * 1. each person's events in time order (ties by uuid), a new session
  *    where the gap to the previous event is 30 minutes or more;
