@@ -3,7 +3,7 @@
  * requests, every storage adapter answers the rows, counts, types and
  * `skewed` of the independent reference (test/reference/correlation-reference.ts),
  * odds ratios within 1e-9; and the first row's people URLs list exactly its counts.
- * SIGHTLINE_CORRELATION_RUNS sets the number of datasets (default 40 in all, shared by the targets' time).
+ * SIGHTLINE_CORRELATION_RUNS sets the number of datasets (default 24 in all, 4 requests each, shared by the targets).
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -15,7 +15,7 @@ import { loadExample } from '../funnels/support/load-example.js'
 import { datasetArb, requestArb } from './support/arbitraries.js'
 import { urlParams } from './support/journeys.js'
 
-const DATASETS = Number(process.env.SIGHTLINE_CORRELATION_RUNS ?? 40)
+const DATASETS = Number(process.env.SIGHTLINE_CORRELATION_RUNS ?? 24)
 const PER_DATASET = 4
 const SEED = process.env.SIGHTLINE_CORRELATION_SEED === undefined ? undefined : Number(process.env.SIGHTLINE_CORRELATION_SEED)
 
