@@ -19,10 +19,10 @@ export function analysisParamsOf(query: URLSearchParams, reserved: ReadonlySet<s
 
 const RESERVED: ReadonlySet<string> = new Set(['format'])
 // Always text, even when they look like numbers (`date_from=2024` is a year, `formula=2` a formula,
-// `start_point=404` a path node).
+// `start_point=404` a path node, `breakdown_value=1.0` a value that is not `1`).
 const TEXT_KEYS: ReadonlySet<string> = new Set([
   'date_from', 'date_to', 'formula', 'client_query_id',
-  'start_point', 'end_point', 'path_start_key', 'path_end_key', 'path_dropoff_key',
+  'start_point', 'end_point', 'path_start_key', 'path_end_key', 'path_dropoff_key', 'breakdown_value',
 ])
 
 function jsonOrText(key: string, raw: string): unknown {
