@@ -3,7 +3,7 @@ import type { EngineContext } from '../../context.js'
 import { ValidationError } from '../../errors.js'
 import { pageActors, type ActorsPage, type ActorsResult } from '../trends/actor-details.js'
 import { nodeKeySql } from './path-edges-sql.js'
-import { pathEventsSql } from './path-events-sql.js'
+import { pathEventsSql, personTextSql } from './path-events-sql.js'
 import { pathRowsSql } from './path-rows-sql.js'
 import { decodePathsRequest, invalidPaths } from './paths-request.js'
 import { pathsEnv } from './paths-env.js'
@@ -39,7 +39,7 @@ export async function pathActors(ctx: EngineContext, projectId: number, params: 
     if (keys.end !== null) conditions.push(sql<SqlBool>`${target} = ${keys.end}`)
   }
   const where = conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``
-  const actors = sql`select pid as a, count(*) as n from (${rows}) as r ${where} group by pid`
+  const actors = sql`select ${personTextSql} as a, count(*) as n from (${rows}) as r ${where} group by pid, pd`
   return pageActors(ctx, projectId, actors, page, null)
 }
 

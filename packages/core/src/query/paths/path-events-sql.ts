@@ -7,9 +7,21 @@ import { cleanedPathItemSql, eventTypeConditionSql, groupedPathItemSql, namesEve
 import type { PathCleaningRule, PathsRequest } from './paths-request.js'
 
 /**
- * The events a path reads, one row each: `pid` (the person, as text), `us`
- * (epoch microseconds), `id` (the uuid, which orders events at the same instant; both databases
- * order uuids as their text) and `item` (the node name after cleaning and groupings).
+ * The person of an event as a sort key of fixed size: `pid`, its person's
+ * native uuid (from eventScope's `pdi` join), and `pd`, the distinct id of a
+ * personless event (null otherwise), which then is a person of its own.
+ * Windows partition by `(pid, pd)`: sorting 16-byte uuids instead of their
+ * text made the paths' window passes about a quarter cheaper on DuckDB.
+ */
+const PERSON_KEY = sql`pdi.person_uuid as pid, case when pdi.person_uuid is null then e.distinct_id end as pd`
+
+/** The person's id as text (the uuid's text, or a personless distinct id), from `pid` and `pd`. */
+export const personTextSql = sql<string>`coalesce(cast(pid as text), pd)`
+
+/**
+ * The events a path reads, one row each: `pid, pd` (the person, see
+ * PERSON_KEY), `us` (epoch microseconds), `id` (the uuid, which orders events at the same instant;
+ * both databases order uuids as their text) and `item` (the node name after cleaning and groupings).
  * Scoped like every analysis (project, range, global and test-account
  * filters), then by event type, then `exclude_events` on the final name;
  * PostHog applies the exclusions only when event types are listed
@@ -38,20 +50,23 @@ export function pathEventsSql(
   const conditions: Expression<SqlBool>[] = [scope.where]
   const types = eventTypeConditionSql(request, s)
   if (types) conditions.push(types)
-  // The JSON reads and the HogQL text once per event, then the name from those columns.
-  const read = sql`select ${s.personId} as pid, ${s.timestampMicros} as us, ${s.uuid} as id, ${s.eventName} as ev,
-      ${namesEventType(request, '$pageview') ? s.hooks.jsonText(s.event, '$current_url') : sql`cast(null as text)`} as url,
-      ${namesEventType(request, '$screen') ? s.hooks.jsonText(s.event, '$screen_name') : sql`cast(null as text)`} as screen,
+  // The JSON reads and the HogQL text once per event, then the name from those columns. A JSON
+  // read only for the events named by it: parsing the properties is most of reading an event.
+  const jsonFor = (event: string, key: string) =>
+    namesEventType(request, event) ? sql`case when ${s.eventName} = ${event} then ${s.hooks.jsonText(s.event, key)} end` : sql`cast(null as text)`
+  const read = sql`select ${PERSON_KEY}, ${s.timestampMicros} as us, ${s.uuid} as id, ${s.eventName} as ev,
+      ${jsonFor('$pageview', '$current_url')} as url,
+      ${jsonFor('$screen', '$screen_name')} as screen,
       ${hogql ?? sql`cast(null as text)`} as hq
     from ${scope.from} where ${sql.join(conditions, sql` and `)}`
   const columns = { event: sql.ref('ev') as Expression<string>, url: sql.ref('url') as Expression<string | null>, screen: sql.ref('screen') as Expression<string | null>, hogql: hogql ? (sql.ref('hq') as Expression<string | null>) : null }
-  const raw = sql`select pid, us, id, ${rawPathItemSql(request, columns)} as item from (${read}) as e0`
+  const raw = sql`select pid, pd, us, id, ${rawPathItemSql(request, columns)} as item from (${read}) as e0`
   let named: RawBuilder<unknown> = raw
   const item = sql.ref('item') as Expression<string>
-  if (rules.length > 0) named = sql`select pid, us, id, ${cleanedPathItemSql(item, rules, s)} as item from (${named}) as r`
-  if (request.pathGroupings.length > 0) named = sql`select pid, us, id, ${groupedPathItemSql(item, request.pathGroupings)} as item from (${named}) as c`
+  if (rules.length > 0) named = sql`select pid, pd, us, id, ${cleanedPathItemSql(item, rules, s)} as item from (${named}) as r`
+  if (request.pathGroupings.length > 0) named = sql`select pid, pd, us, id, ${groupedPathItemSql(item, request.pathGroupings)} as item from (${named}) as c`
   if (request.includeEventTypes.length > 0 && request.excludeEvents.length > 0) {
-    named = sql`select pid, us, id, item from (${named}) as g where not coalesce(${env.hooks.textInList(item, request.excludeEvents)}, false)`
+    named = sql`select pid, pd, us, id, item from (${named}) as g where not coalesce(${env.hooks.textInList(item, request.excludeEvents)}, false)`
   }
   return named
 }
