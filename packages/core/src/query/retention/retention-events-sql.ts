@@ -1,7 +1,8 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import { breakdownValueSql } from '../breakdowns/breakdown-value.js'
 import { compileHogql, hogqlToText } from '../hogql/index.js'
-import { eventScope, PERSON_ID } from '../scope/event-scope.js'
+import { analysisScope } from '../analysis/analysis-scope.js'
+import { PERSON_ID } from '../scope/event-scope.js'
 import { addFilterNeeds, noNeeds } from '../scope/filter-needs.js'
 import { seriesCondition } from '../series/series-condition.js'
 import type { SeriesEntity } from '../series/series.js'
@@ -30,22 +31,15 @@ const flag = (condition: Expression<SqlBool>) => sql<number>`(case when ${condit
  */
 export function retentionEventsSql(env: QueryEnv, request: RetentionRequest, window: RetentionWindow, cohort: number | 'all' | null): RetentionEvents {
   const needs = addFilterNeeds(addFilterNeeds(noNeeds(), request.target.properties), request.returning.properties)
-  if (env.extensions.needs.person) needs.person = true
-  for (const g of env.extensions.needs.groups) needs.groups.add(g)
   const b = request.breakdown
-  if (b && (b.type === 'person' || b.type === 'hogql')) needs.person = true
-  if (b?.type === 'group' && b.groupTypeIndex !== null) needs.groups.add(b.groupTypeIndex)
-
   const firstTypes = request.retentionType !== 'retention_recurring'
   const range = firstTypes ? null : { fromMicros: window.starts[0]! * 1000, toMicros: window.end * 1000 - 1 }
-  const scope = eventScope({
-    project: env.project,
-    hooks: env.hooks,
+  const scope = analysisScope(env, {
     range,
     properties: request.properties,
     filterTestAccounts: request.filterTestAccounts,
     needs,
-    extensions: env.extensions.filterSources,
+    breakdowns: b ? [b] : [],
   })
   const s = scope.sources
   const condition = (entity: SeriesEntity) => seriesCondition(entity, s, (id) => env.extensions.actionCondition(id, s))

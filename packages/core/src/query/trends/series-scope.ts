@@ -3,7 +3,7 @@ import type { SqlHooks } from '../../storage.js'
 import type { QueryExtensions } from '../analysis/query-extensions.js'
 import { breakdownValueSql } from '../breakdowns/breakdown-value.js'
 import type { BreakdownSpec } from '../breakdowns/breakdown-spec.js'
-import { eventScope } from '../scope/event-scope.js'
+import { analysisScope } from '../analysis/analysis-scope.js'
 import { addFilterNeeds, noNeeds, type FilterNeeds } from '../scope/filter-needs.js'
 import type { PropertyCondition, PropertyFilters, PropertyGroup } from '../filters/property-filters.js'
 import { formatTimestamp } from '../../time/timestamp.js'
@@ -50,24 +50,10 @@ export function seriesScope(
   options: { readonly person?: boolean; readonly withoutPersons?: boolean } = {},
 ): SeriesScope {
   const needs = addFilterNeeds(noNeeds(), series.entity.properties)
-  // Action steps with person or group filters need those joins too.
-  if (env.extensions.needs.person || options.person) needs.person = true
-  for (const g of env.extensions.needs.groups) needs.groups.add(g)
+  if (options.person) needs.person = true
   // HogQL may read person properties; which ones is known only once compiled.
   if (series.math === 'hogql') needs.person = true
-  for (const b of request.breakdowns) {
-    if (b.type === 'person' || b.type === 'hogql') needs.person = true
-    if (b.type === 'group' && b.groupTypeIndex !== null) needs.groups.add(b.groupTypeIndex)
-  }
-  const scope = eventScope({
-    project: env.project,
-    hooks: env.hooks,
-    range,
-    properties: request.properties,
-    filterTestAccounts: request.filterTestAccounts,
-    needs,
-    extensions: env.extensions.filterSources,
-  })
+  const scope = analysisScope(env, { range, properties: request.properties, filterTestAccounts: request.filterTestAccounts, needs, breakdowns: request.breakdowns })
   const condition = seriesCondition(series.entity, scope.sources, (id) => env.extensions.actionCondition(id, scope.sources))
   const parts = [scope.where, condition]
   // The same bounds again as literals: DuckDB skips row groups by their min/max timestamps
