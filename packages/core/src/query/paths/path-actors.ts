@@ -33,7 +33,7 @@ export async function pathActors(ctx: EngineContext, projectId: number, params: 
   const conditions: Expression<SqlBool>[] = []
   if (keys.dropoff !== null) {
     // PostHog: `path_dropoff_key = key AND path_dropoff_key = path_key`, true only on a session's last node.
-    conditions.push(sql<SqlBool>`idx = n and ${target} = ${keys.dropoff}`)
+    conditions.push(sql<SqlBool>`last and ${target} = ${keys.dropoff}`)
   } else {
     if (keys.start !== null) conditions.push(sql<SqlBool>`idx > 1 and ${source} = ${keys.start}`)
     if (keys.end !== null) conditions.push(sql<SqlBool>`${target} = ${keys.end}`)

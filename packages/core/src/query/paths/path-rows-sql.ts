@@ -21,9 +21,9 @@ export const ELLIPSIS = '...'
  *    `step_limit` keeps its first (last, with only an end point) nodes, or
  *    both ends around a `...` node.
  *
- * Columns: `pid, pd`, `sid` (session number), `idx` (1-based node index),
- * `item`, `us`, `prev` (the previous node's name, null for the first), `dt`
- * (microseconds since the previous node) and `n` (the session's node count).
+ * Columns: `pid, pd`, `idx` (1-based node index), `item`, `us`, `prev`
+ * (the previous node's name, null for the first), `dt` (microseconds since
+ * the previous node) and `last` (the node ends its session's path).
  *
  * Three window passes, each one sort (DuckDB sorts once for all the window
  * functions of a SELECT that share partition and order, whatever their
@@ -44,6 +44,7 @@ export function pathRowsSql(events: RawBuilder<unknown>, request: PathsRequest):
       case when lead(us) over w - us < ${gap} then item <> lead(item) over w else item <> '' end as keep
     from (${events}) as ev
     window w as (partition by pid, pd order by us, id)`
+  if (start === null && end === null && request.stepLimit <= LAGGED_STEP_LIMIT) return laggedSql(marked, request.stepLimit)
   // A session's last event stays (kept or not): the row number of the previous session's last
   // event (0 for the first session) names the session, and point matches at or below it are
   // another session's. One running maximum: each frame aggregate costs about a sort.
@@ -55,23 +56,40 @@ export function pathRowsSql(events: RawBuilder<unknown>, request: PathsRequest):
     filters.push(sql`started`)
   }
   if (end !== null && start === null) {
-    // Up to the session's first end point, in sessions that have one.
+    // Up to the session's first end point; whether there is one is known in the last pass (a frame
+    // running forward, `current row and unbounded following`, is quadratic on Postgres).
     columns.push(sql`coalesce(max(case when keep and item = ${end} then rn end) over ${before}, 0) <= ${sid} as before_end`)
-    columns.push(
-      sql`coalesce(min(case when keep and item = ${end} then rn end) over ${after} <= min(case when ends then rn end) over ${after}, false) as has_end`,
-    )
-    filters.push(sql`before_end and has_end`)
+    filters.push(sql`before_end`)
   }
   if (end !== null && start !== null) columns.push(sql`sum(case when keep then 1 else 0 end) over ${upTo} as kk`)
   const sessions = sql`select pid, pd, us, id, item, keep, ${sql.join(columns)} from (${marked}) as m where keep or ends`
   return cutSql(sql`select * from (${sessions}) as s where ${sql.join(filters, sql` and `)}`, request)
 }
 
+/** Up to this step limit, paths without points are numbered by lags (each as cheap as the next), in two passes instead of three. */
+const LAGGED_STEP_LIMIT = 5
+
+/**
+ * The first `limit` nodes of every session, from the events marked by the
+ * first pass, in one more: a session's last event stays (kept or not), so a
+ * node's index is one more than the kept nodes right before it that do not
+ * end a session, found by `limit` lags; the node is its path's last when it
+ * ends the session or the next row is a dropped last event.
+ */
+function laggedSql(marked: RawBuilder<unknown>, limit: number): RawBuilder<unknown> {
+  const steps = Array.from({ length: limit }, (_, i) => sql`when coalesce(lag(ends, ${sql.lit(i + 1)}) over w, true) then ${sql.lit(i + 1)}`)
+  const numbered = sql`select pid, pd, us, item, keep, ends, case ${sql.join(steps, sql` `)} else ${sql.lit(limit + 1)} end as idx,
+      lag(item) over w as prev, us - lag(us) over w as dt, coalesce(not lead(keep) over w, false) as dropped_next
+    from (${marked}) as m where keep or ends
+    window w as (${PERSON_ORDER})`
+  return sql`select pid, pd, idx, item, us, prev, dt, idx = ${sql.lit(limit)} or ends or dropped_next as last
+    from (${numbered}) as c where keep and idx <= ${sql.lit(limit)}`
+}
+
 // Frames over the person's rows in time order, all one sort.
 const PERSON_ORDER = sql`partition by pid, pd order by us, id`
 const before = sql`(${PERSON_ORDER} rows between unbounded preceding and 1 preceding)`
 const upTo = sql`(${PERSON_ORDER} rows between unbounded preceding and current row)`
-const after = sql`(${PERSON_ORDER} rows between current row and unbounded following)`
 const SESSION = sql`partition by pid, pd, sid order by us, id`
 const whole = sql`(${SESSION} rows between unbounded preceding and unbounded following)`
 
@@ -85,19 +103,19 @@ function cutSql(kept: RawBuilder<unknown>, request: PathsRequest): RawBuilder<un
   const { startPoint: start, endPoint: end } = request
   if (end === null) {
     // The first `limit` nodes (from the start point: the rows begin there).
-    const numbered = sql`select pid, pd, sid, row_number() over v as idx, item, us, lag(item) over v as prev, us - lag(us) over v as dt,
-        least(count(*) over ${whole}, ${limit}) as n
+    const numbered = sql`select pid, pd, row_number() over v as idx, item, us, lag(item) over v as prev, us - lag(us) over v as dt, count(*) over ${whole} as len
       from (${kept}) as k window v as (${SESSION})`
-    return sql`select * from (${numbered}) as c where idx <= ${limit}`
+    return sql`select pid, pd, idx, item, us, prev, dt, idx = least(len, ${limit}) as last from (${numbered}) as c where idx <= ${limit}`
   }
   if (start === null) {
     // The last `limit` nodes up to the end point (the rows end there).
-    const counted = sql`select pid, pd, sid, item, us, row_number() over v as pos, count(*) over ${whole} as len, lag(item) over v as prev, us - lag(us) over v as dt
+    const counted = sql`select pid, pd, sid, item, us, row_number() over v as pos, count(*) over ${whole} as len, lag(item) over v as prev, us - lag(us) over v as dt,
+        max(case when item = ${end} then 1 else 0 end) over ${whole} as has_end
       from (${kept}) as k window v as (${SESSION})`
     const shift = sql`greatest(len - ${limit}, 0)`
     return sql`select pid, pd, sid, pos - ${shift} as idx, item, us, case when pos - ${shift} > 1 then prev end as prev, case when pos - ${shift} > 1 then dt end as dt,
-        least(len, ${limit}) as n
-      from (${counted}) as c where pos > ${shift}`
+        pos = len as last
+      from (${counted}) as c where has_end = 1 and pos > ${shift}`
   }
   // From the start point (the rows begin there) to the first end point after it.
   const spans = sql`select *, row_number() over v as rel,
@@ -111,7 +129,7 @@ function cutSql(kept: RawBuilder<unknown>, request: PathsRequest): RawBuilder<un
       case when len > ${limit} and rel = ${h1} then cast(${sql.lit(ELLIPSIS)} as text) else item end as item
     from (${spans}) as p
     where rel <= len and (len <= ${limit} or rel <= ${h1} or rel > len - ${hl})`
-  return sql`select pid, pd, sid, idx, item, us, lag(item) over v as prev, us - lag(us) over v as dt, count(*) over (partition by pid, pd, sid) as n
+  return sql`select pid, pd, idx, item, us, lag(item) over v as prev, us - lag(us) over v as dt, idx = count(*) over (partition by pid, pd, sid) as last
     from (${cut}) as c
     window v as (partition by pid, pd, sid order by idx)`
 }
