@@ -1,6 +1,6 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import { compileHogql, hogqlToText } from '../hogql/index.js'
-import { eventScope } from '../scope/event-scope.js'
+import { analysisScope } from '../analysis/analysis-scope.js'
 import { noNeeds } from '../scope/filter-needs.js'
 import { hogqlScope, type QueryEnv } from '../trends/series-scope.js'
 import { cleanedPathItemSql, eventTypeConditionSql, groupedPathItemSql, namesEventType, rawPathItemSql } from './path-item-sql.js'
@@ -36,15 +36,7 @@ export function pathEventsSql(
   const needs = noNeeds()
   // A HogQL node name may read person properties; which ones is known only once compiled.
   if (request.hogqlExpression !== null) needs.person = true
-  const scope = eventScope({
-    project: env.project,
-    hooks: env.hooks,
-    range,
-    properties: request.properties,
-    filterTestAccounts: request.filterTestAccounts,
-    needs,
-    extensions: env.extensions.filterSources,
-  })
+  const scope = analysisScope(env, { range, properties: request.properties, filterTestAccounts: request.filterTestAccounts, needs })
   const s = scope.sources
   const hogql = request.hogqlExpression === null ? null : hogqlToText(compileHogql(request.hogqlExpression, hogqlScope(env, s), ['paths_hogql_expression']))
   const conditions: Expression<SqlBool>[] = [scope.where]
