@@ -113,3 +113,18 @@ export const springForwardDays = dataset(
   [ev('$pageview', 'd1', '2024-03-10T04:30:00Z'), ev('$pageview', 'd1', '2024-03-11T03:30:00Z'), ev('$pageview', 'd1', '2024-03-11T04:30:00Z')],
   { project: { timezone: 'America/New_York', weekStartDay: 0, testAccountFilters: [] }, now: new Date('2024-03-20T12:00:00Z') },
 )
+
+/**
+ * Same-instant first events (America/New_York, Sunday weeks): p1's `a` at
+ * 2024-02-25T00:00Z (Saturday 24 February, 19:00 EST) twice, once with
+ * $browser Chrome and once without, then at 05:00Z (Sunday 25 February,
+ * 00:00 EST, the next week) with $browser ''.
+ */
+export const sameInstantFirst = dataset(
+  [
+    ev('a', 'd1', '2024-02-25T00:00:00Z', { $browser: 'Chrome' }),
+    ev('a', 'd1', '2024-02-25T00:00:00Z'),
+    ev('a', 'd1', '2024-02-25T05:00:00Z', { $browser: '' }),
+  ],
+  { project: { timezone: 'America/New_York', weekStartDay: 0, testAccountFilters: [] }, now: new Date('2024-03-25T12:00:00Z') },
+)

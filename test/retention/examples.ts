@@ -3,7 +3,7 @@
  * `rows` lists each result row as [breakdown value or null, values].
  */
 import type { RefDataset } from '../reference/ref-dataset.js'
-import { browserSwitch, companies, pageviews, purchases, springForwardDays, springForwardHours, withDecember } from './examples-data.js'
+import { browserSwitch, companies, pageviews, purchases, sameInstantFirst, springForwardDays, springForwardHours, withDecember } from './examples-data.js'
 import type { Shown } from './support.js'
 
 export interface Example {
@@ -316,5 +316,40 @@ export const EXAMPLES: Example[] = [
       ['small', [1, 0, 0, 0]],
       ['small', [0, 0, 0, 0]],
     ],
+  },
+  {
+    // Weeks (Sunday start, New York) 18 Feb, 25 Feb, 3, 10, 17 March (date_to 20 March, 5 intervals). The first-ever
+    // occurrence is taken per actor and breakdown value (PostHog's inner query groups by both), so a same-instant tie
+    // between values is no tie: p1 is in two groups. Chrome: its only event, Saturday 24 Feb 19:00 EST (row 0), never
+    // back. '': the value-less event at the same instant (row 0) and the '' event at 00:00 EST on Sunday 25 Feb (row 1,
+    // k1). Both totals are 1, so '' ranks first by text.
+    name: 'retention_first_ever_occurrence by event value: same-instant first events of two values',
+    data: sameInstantFirst,
+    params: {
+      period: 'Week',
+      date_to: '2024-03-20',
+      total_intervals: 5,
+      breakdown: '$browser',
+      target_entity: { id: 'a', type: 'events' },
+      returning_entity: { id: 'a', type: 'events' },
+      retention_type: 'retention_first_ever_occurrence',
+      filter_test_accounts: false,
+      cumulative: true,
+    },
+    period: 'Week',
+    perBlock: 5,
+    rows: [
+      ['', [1, 1, 0, 0, 0]],
+      ['', [0, 0, 0, 0, 0]],
+      ['', [0, 0, 0, 0, 0]],
+      ['', [0, 0, 0, 0, 0]],
+      ['', [0, 0, 0, 0, 0]],
+      ['Chrome', [1, 0, 0, 0, 0]],
+      ['Chrome', [0, 0, 0, 0, 0]],
+      ['Chrome', [0, 0, 0, 0, 0]],
+      ['Chrome', [0, 0, 0, 0, 0]],
+      ['Chrome', [0, 0, 0, 0, 0]],
+    ],
+    dates: [0, 1].flatMap(() => ['2024-02-18T00:00:00-05:00', '2024-02-25T00:00:00-05:00', '2024-03-03T00:00:00-05:00', '2024-03-10T00:00:00-05:00', '2024-03-17T00:00:00-04:00']),
   },
 ]

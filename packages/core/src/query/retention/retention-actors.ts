@@ -53,7 +53,7 @@ export async function retentionActors(ctx: EngineContext, projectId: number, par
     // GET queries turn numeric text into numbers: the value is text again here.
     const value = typeof given === 'string' ? given : JSON.stringify(given)
     if (value === OTHER_MARKER) {
-      const { kept } = rankValues(await retentionCounts(ctx, env, request, window), request.breakdownLimit)
+      const { kept } = rankValues(await retentionCounts(ctx, env, request, window), request.breakdownLimit, request.cumulative)
       if (kept.length > 0) conditions.push(sql<SqlBool>`not coalesce(${env.hooks.textInList(sql.ref('v'), kept)}, false)`)
     } else conditions.push(sql<SqlBool>`v = ${value}`)
   }

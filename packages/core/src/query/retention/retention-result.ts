@@ -39,12 +39,14 @@ export const byCodePoint = (a: string, b: string): number => {
  * The breakdown values a result shows, in order (reference §13.6): ranked by
  * total cohort size (the sum of values[0] over rows) descending, then by
  * value; the first `limit` kept, the rest merged into Other (returned
- * separately). Empty without rows.
+ * separately). Empty without rows. With `cumulative`, a count row's k is
+ * its actors' furthest return (retentionCountsSql), and every one of them
+ * is also in values[0]: each row counts towards its value's total, not
+ * only the k = 0 rows (an actor who returned has none).
  */
-export function rankValues(counts: ReadonlyArray<CountRow>, limit: number): { kept: string[]; other: Set<string> } {
+export function rankValues(counts: ReadonlyArray<CountRow>, limit: number, cumulative: boolean): { kept: string[]; other: Set<string> } {
   const totals = new Map<string, number>()
-  // Every value with a cohort has a k = 0 row (cumulative too: mk >= 0).
-  for (const c of counts) totals.set(c.v, (totals.get(c.v) ?? 0) + (c.k === 0 ? c.n : 0))
+  for (const c of counts) totals.set(c.v, (totals.get(c.v) ?? 0) + (cumulative || c.k === 0 ? c.n : 0))
   const ranked = [...totals].sort((a, b) => b[1] - a[1] || byCodePoint(a[0], b[0])).map(([v]) => v)
   return { kept: ranked.slice(0, limit), other: new Set(ranked.slice(limit)) }
 }
@@ -82,7 +84,7 @@ export function retentionRows(counts: ReadonlyArray<CountRow>, request: Retentio
     for (const c of counts) add(cells, c)
     return block(undefined, cells)
   }
-  const { kept, other } = rankValues(counts, request.breakdownLimit)
+  const { kept, other } = rankValues(counts, request.breakdownLimit, request.cumulative)
   const byValue = new Map<string, number[][]>(kept.map((v) => [v, grid()]))
   if (other.size > 0) byValue.set(OTHER_MARKER, grid())
   for (const c of counts) add(byValue.get(other.has(c.v) ? OTHER_MARKER : c.v)!, c)
