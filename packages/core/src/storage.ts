@@ -151,6 +151,13 @@ export interface StorageDriver {
    * deadlock. Core then retries the whole transaction, which reads again.
    */
   isWriteConflict(error: unknown): boolean
+  /**
+   * Runs once after migrations changed the schema (none when every migration
+   * was already applied). Optional. DuckDB checkpoints here: it cannot replay
+   * from its write-ahead log an `ALTER TABLE` of a table whose column default
+   * calls `nextval`, so a schema change must never be left in the log.
+   */
+  afterMigrations?(db: Kysely<SightlineDatabase>): Promise<void>
   /** Releases what `open()` acquired, after core destroyed its Kysely instance. Safe to call twice. */
   close(): Promise<void>
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import { EVENT_COLUMNS, type EventRow, type SightlineDatabase, type StorageAdapter, type StorageDriver } from '@sightline/core/storage'
 import { DuckDBDialect } from './dialect/duckdb-dialect.js'
 import { duckdbSqlHooks } from './duckdb-sql-hooks.js'
@@ -54,6 +54,13 @@ export function duckdbStorage(options: DuckDBStorageOptions = {}): StorageAdapte
         migrations: {},
         insertEvents: appendEvents,
         isWriteConflict,
+        // DuckDB 1.5 fails to replay a WAL holding `ALTER TABLE projects ...` (its id defaults to
+        // nextval): "GetDefaultDatabase with no default database set". A checkpoint keeps schema
+        // changes out of the log, so a process killed right after migrating can reopen its file. FORCE
+        // waits for transactions a host running its own instance may have open (a plain one fails).
+        async afterMigrations(db) {
+          await sql`force checkpoint`.execute(db)
+        },
         async close() {
           if (closed) return
           closed = true

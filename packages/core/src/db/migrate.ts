@@ -24,4 +24,11 @@ export async function migrateToLatest(db: Kysely<any>, adapter: StorageAdapter, 
     const failed = results?.find((r) => r.status === 'Error')
     throw new StorageError(`${adapter.name}: migration ${failed?.migrationName ?? '(unknown)'} failed`, undefined, { cause: error })
   }
+  if (driver.afterMigrations && results?.some((r) => r.status === 'Success')) {
+    try {
+      await driver.afterMigrations(db)
+    } catch (cause) {
+      throw new StorageError(`${adapter.name}: the step after migrations failed`, undefined, { cause })
+    }
+  }
 }
