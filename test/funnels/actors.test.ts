@@ -11,6 +11,7 @@ import { funnelActors } from '../../packages/core/src/query/funnels/funnel-actor
 import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
 import { targets } from '../filters/filter-db.js'
 import { dataset, ev, MARCH, people } from '../reference/funnel-example-builders.js'
+import { FUNNEL_EXAMPLES } from '../reference/funnel-examples.js'
 import { datasetArb, paramsArb } from './support/arbitraries.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
 import { loadExample } from './support/load-example.js'
@@ -54,6 +55,24 @@ describe.each(targets)('funnel actors on $name', (target) => {
     const first = await funnelActors(ctx, loaded.projectId, { ...params, funnel_step: 1 }, { limit: 1, offset: 0 })
     const past = await funnelActors(ctx, loaded.projectId, { ...params, funnel_step: 1 }, { limit: 1, offset: 5 })
     expect([first.count, first.results.length, past.count, past.results.length]).toEqual([3, 1, 3, 0])
+  })
+
+  it('lists a group once per value merged into Other, as Other sums its counts', async () => {
+    // The worked example (hand-derived): acme runs under "" (1 -> 1), free (1 -> 1) and pro (1 -> 0); limit 1 keeps "", Other is 2 -> 1.
+    const example = FUNNEL_EXAMPLES.find((e) => e.name.startsWith('groups with a person breakdown, step 0 attribution at one instant'))!
+    const loaded = await loadExample(engine, example.data)
+    const { result } = await runFunnel(engine.ctx, loaded.projectId, loaded.params(example.params))
+    const other = (result as Array<Array<Step & { breakdown_value: unknown }>>).find((s) => JSON.stringify(s[0]!.breakdown_value) === '["Other"]')!
+    const list = async (url: string | null) => {
+      const page = await funnelActors(engine.ctx, loaded.projectId, paramsOf(url!), { limit: 10, offset: 0 })
+      return [page.count, page.results.map((a) => a.id)]
+    }
+    expect(other.map((s) => s.count)).toEqual([2, 1])
+    expect(await list(other[0]!.converted_people_url)).toEqual([2, ['acme', 'acme']])
+    expect(await list(other[1]!.converted_people_url)).toEqual([1, ['acme']])
+    expect(await list(other[1]!.dropped_people_url)).toEqual([1, ['acme']])
+    const onePerPage = await funnelActors(engine.ctx, loaded.projectId, paramsOf(other[0]!.converted_people_url), { limit: 1, offset: 1 })
+    expect([onePerPage.count, onePerPage.results.map((a) => a.id)]).toEqual([2, ['acme']])
   })
 
   it('refuses a missing or impossible funnel_step, naming it', async () => {

@@ -215,6 +215,32 @@ export const BREAKDOWN_EXAMPLES: FunnelExample[] = [
     why: "p1 bought on Safari then on Chrome: two candidates, and p1 counts under both. Under Chrome the Safari purchase cannot be step 1, so step 1 is the 10:20 purchase (1200 s); under Safari it is the 10:10 one (600 s). Tied counts go by value.",
   },
   {
+    name: 'groups with a person breakdown, step 0 attribution at one instant, limit 1: Other sums one group twice',
+    // Written in this order, so the uuids rise d3, loner, d1 (the order of events at one instant).
+    data: dataset(
+      [ev('d3', 'a', '10:00', {}, { 0: 'acme' }), ev('loner', 'a', '10:00', {}, { 0: 'acme' }), ev('d1', 'a', '10:00', {}, { 0: 'acme' })],
+      { d3: { id: 'P2', properties: { plan: 'free' } }, d1: { id: 'P1', properties: { plan: 'pro' } } },
+    ),
+    params: {
+      ...MARCH,
+      events: [{ id: 'a', order: 0 }, { id: 'a', order: 1 }],
+      funnel_window_interval: 1,
+      funnel_window_interval_unit: 'minute',
+      aggregation_group_type_index: 0,
+      breakdown: 'plan',
+      breakdown_type: 'person',
+      breakdown_limit: 1,
+      breakdown_attribution_type: 'step',
+      breakdown_attribution_value: 0,
+    },
+    expected: [under([''], [step(0, 'a', 1), step(1, 'a', 1)]), under(['Other'], [step(0, 'a', 2), step(1, 'a', 1)])],
+    why:
+      'One actor, acme, whose three events carry plan free (d3), "" (loner, no person) and pro (d1). Step 0 attribution: three candidates, acme runs under each. ' +
+      'The events share an instant and identical flags [1,2], so they are processed one by one (by uuid: free, "", pro), each flag high to low; the candidate\'s own event must do step 0, any later one does step 1. ' +
+      'free: free enters, "" converts (1 -> 1). "": free cannot enter, "" enters, pro converts (1 -> 1). pro: pro enters last, nothing after it (1 -> 0). Times 0 s: left out. ' +
+      'Ranked by step 1 then step 0 then value: "", free, pro. Limit 1 keeps [""]; free and pro merge into Other with counts summed: 2 -> 1 (acme counted once per value).',
+  },
+  {
     name: 'breakdown with nobody in the funnel: []',
     data: dataset([ev('p1', 'signup', '2024-02-01T10:00:00Z', { $browser: 'Chrome' })]),
     params: { ...AB, breakdown: '$browser', breakdown_type: 'event' },

@@ -3,7 +3,7 @@ import type { EngineContext } from '../../context.js'
 import { runStorage } from '../../db/run.js'
 import { ValidationError } from '../../errors.js'
 import { formatTimestamp } from '../../time/timestamp.js'
-import { id, int, join, withCtes } from './compile/sql-kit.js'
+import { cols, id, int, join, withCtes } from './compile/sql-kit.js'
 import { funnelEnv } from './funnel-env.js'
 import { planFunnel } from './funnel-plan.js'
 import type { FunnelActorsRequest } from './funnel-request.js'
@@ -28,7 +28,10 @@ const MAX_LIMIT = 10_000
  * reached 1-based step n or further; -n: those who reached step n-1 but not
  * step n) and, with a breakdown, `funnel_step_breakdown` (the series' value
  * as the step object shows it; "Other" is the merged values). Computed in
- * the database, ordered by actor id; `count` is the total. Throws
+ * the database, ordered by actor id; `count` is the total. An actor is listed
+ * once per run its step counts: once per value, so an actor under several
+ * values merged into "Other" (step attribution, all events) appears once for
+ * each, as Other's summed counts count it. Throws
  * ValidationError naming the field for bad input.
  */
 export async function funnelActors(
@@ -50,15 +53,18 @@ export async function funnelActors(
   const value = breakdownCondition(request)
   if (value) conditions.push(value)
   const hooks = ctx.adapter.sql
+  // One entry per counted run (target and value); a target's entries are alike, so their order among themselves does not show.
+  const runKey = join([sql`fin.tgt`, ...cols('p', plan.dims, 'fin')])
+  const order = (alias: string) => join([sql`${hooks.binaryText(sql.ref(`${alias}.tgt`))}`, ...cols('p', plan.dims, alias)])
   const query = withCtes(
     [
       ...stepsCtes(ctx, steps, env, plan),
-      ['act', sql`select fin.tgt, min(fe.ts) as first_ts from fin join fe on fe.tgt = fin.tgt where ${join(conditions, ' and ')} group by fin.tgt`],
+      ['act', sql`select ${runKey}, min(fe.ts) as first_ts from fin join fe on fe.tgt = fin.tgt where ${join(conditions, ' and ')} group by ${runKey}`],
     ],
     // One row even past the end, for the count.
     sql`select c.total, pg.tgt, pg.first_ts from (select count(*) as total from act) as c left join (
-        select tgt, first_ts from act order by ${hooks.binaryText(sql.ref('tgt'))} limit ${int(page.limit)} offset ${int(page.offset)}
-      ) as pg on true order by ${hooks.binaryText(sql.ref('pg.tgt'))}`,
+        select * from act as a order by ${order('a')} limit ${int(page.limit)} offset ${int(page.offset)}
+      ) as pg on true order by ${order('pg')}`,
   )
   const result = (await runStorage('list funnel actors', () => sql<{ tgt: string | null; first_ts: number; total: number }>`${query}`.execute(ctx.db))).rows
   const count = Number(result[0]?.total ?? 0)
