@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { SightlineDatabase, StorageAdapter, StorageDriver } from './storage.js'
 import type { DefinitionsCache } from './ingest/definitions-cache.js'
 import type { Mutex } from './util/mutex.js'
+import type { QueryLimits } from './query/execution/query-limits.js'
 
 /** What every service of one engine shares. Internal: not exported from the package. */
 export interface EngineContext {
@@ -22,6 +23,8 @@ export interface EngineContext {
   readonly knownProjects: Set<number>
   /** Definitions written recently by this engine (see DefinitionsCache). */
   readonly definitionsCache: DefinitionsCache
+  /** The budgets every analysis is checked against before its work starts (option `queries`). */
+  readonly limits: QueryLimits
   /** Throws `ClosedError` once the engine is closed. */
   assertOpen(): void
 }

@@ -25,6 +25,7 @@ import { statsService } from './services/stats.js'
 import { usersService } from './services/users.js'
 import { queryService } from './services/query.js'
 import { DEFAULT_MAX_CONCURRENT_PER_PROJECT, DEFAULT_QUERY_TIMEOUT_MS, QueryExecutor } from './query/execution/query-executor.js'
+import { DEFAULT_QUERY_LIMITS } from './query/execution/query-limits.js'
 import type { SightlineDatabase } from './storage.js'
 import { decodeOrThrow } from './util/decode.js'
 import { Mutex } from './util/mutex.js'
@@ -101,6 +102,7 @@ export async function createSightline(options: SightlineOptions): Promise<Sightl
     writeLock: new Mutex(),
     knownProjects: new Set(),
     definitionsCache: new DefinitionsCache(),
+    limits: DEFAULT_QUERY_LIMITS,
     assertOpen() {
       if (closed) throw new ClosedError()
     },

@@ -10,6 +10,7 @@ import type { EngineContext } from '../../../packages/core/src/context.js'
 import { rememberFailedSql } from '../../../packages/core/src/db/run.js'
 import { ClosedError } from '../../../packages/core/src/errors.js'
 import { DefinitionsCache } from '../../../packages/core/src/ingest/definitions-cache.js'
+import { DEFAULT_QUERY_LIMITS } from '../../../packages/core/src/query/execution/query-limits.js'
 import { Mutex } from '../../../packages/core/src/util/mutex.js'
 import { openEngine, type Engine } from '../../conformance/harness.js'
 import type { ConformanceTarget } from '../../conformance/target.js'
@@ -37,6 +38,7 @@ export async function openFunnelEngine(target: ConformanceTarget): Promise<Funne
     writeLock: new Mutex(),
     knownProjects: new Set(),
     definitionsCache: new DefinitionsCache(),
+    limits: DEFAULT_QUERY_LIMITS,
     assertOpen() {
       if (closed) throw new ClosedError()
     },
