@@ -5,6 +5,8 @@ import type { StorageAdapter } from './storage.js'
 const isStorageAdapter = (u: unknown): u is StorageAdapter =>
   typeof u === 'object' && u !== null && typeof (u as StorageAdapter).open === 'function' && typeof (u as StorageAdapter).name === 'string'
 
+const PositiveInt = Schema.Int.pipe(Schema.check(Schema.isGreaterThanOrEqualTo(1)))
+
 /** Options of `createSightline`. */
 export const SightlineOptions = Schema.Struct({
   /** Where everything is stored: `duckdbStorage()` or `postgresStorage(...)`. */
@@ -41,6 +43,23 @@ export const SightlineOptions = Schema.Struct({
        * with `ConcurrencyLimitError`. Default 3 (PostHog's limit for API queries).
        */
       maxConcurrentPerProject: Schema.optional(Schema.Int.pipe(Schema.check(Schema.isGreaterThanOrEqualTo(1)))),
+      /**
+       * The budgets each analysis is checked against before its work starts
+       * (`QueryLimits`: buckets per series, cells and bytes per answer,
+       * series, breakdown_limit, list items). Each defaults as
+       * `DEFAULT_QUERY_LIMITS` says; a request over one is refused with a
+       * `ValidationError` naming the parameter.
+       */
+      limits: Schema.optional(
+        Schema.Struct({
+          maxBucketsPerSeries: Schema.optional(PositiveInt),
+          maxCells: Schema.optional(PositiveInt),
+          maxSeries: Schema.optional(PositiveInt),
+          maxBreakdownLimit: Schema.optional(PositiveInt),
+          maxListItems: Schema.optional(PositiveInt),
+          maxResponseBytes: Schema.optional(PositiveInt),
+        }),
+      ),
     }),
   ),
 })

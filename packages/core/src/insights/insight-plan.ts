@@ -19,6 +19,7 @@ import { insightDependencies, type InsightDependencies } from './insight-depende
 import { isAbsoluteDate, nextBoundaryMs, nextRangeChangeMs, nextResolutionChangeMs, resolveRanges, type RangeInput } from './insight-range.js'
 import { legacyParamsOfQuery } from './query-node.js'
 import type { RefreshBasis } from './staleness.js'
+import { bucketLimitOf } from '../query/execution/query-limits.js'
 
 type Json = Record<string, unknown>
 
@@ -109,7 +110,12 @@ export async function planInsight(ctx: EngineContext, project: QueryProject, ins
   if (['TRENDS', 'STICKINESS', 'LIFECYCLE'].includes(type) && listed(params.events) + listed(params.actions) === 0) return { unsupported: 'the insight has no series' }
 
   let earliest: Promise<Date | null> | undefined
-  const context = { timezone: project.timezone, weekStartDay: project.weekStartDay, earliestEvent: () => (earliest ??= earliestEvent(ctx, project.id)) }
+  const context = {
+    timezone: project.timezone,
+    weekStartDay: project.weekStartDay,
+    earliestEvent: () => (earliest ??= earliestEvent(ctx, project.id)),
+    bucketLimit: bucketLimitOf(ctx.limits),
+  }
   if (type === 'RETENTION') return { plan: await retentionPlan(ctx, project, params, field, context, now) }
 
   let range: RangeInput

@@ -1,4 +1,5 @@
 import { floorTo, DAY, HOUR, MINUTE } from '../query/dates/civil.js'
+import type { BucketLimit } from '../query/dates/buckets.js'
 import type { Interval, WeekStartDay } from '../query/dates/interval.js'
 import { resolveDateRange, type DateRangeInput } from '../query/dates/resolve-date-range.js'
 import { startOfWall, toWall } from '../query/dates/wall-clock.js'
@@ -21,6 +22,8 @@ export interface RangeContext {
   readonly weekStartDay: WeekStartDay
   /** The project's earliest event, read only for `date_from: "all"`. */
   readonly earliestEvent: () => Promise<Date | null>
+  /** The most buckets a period may have (`QueryLimits.maxBucketsPerSeries`). */
+  readonly bucketLimit: BucketLimit
 }
 
 /** The instants an analysis reads: its current period, and all its periods together. */

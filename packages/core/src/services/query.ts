@@ -1,5 +1,6 @@
 import type { EngineContext } from '../context.js'
 import { ValidationError } from '../errors.js'
+import { checkRequestBudget } from '../query/execution/query-budget.js'
 import type { QueryExecutor } from '../query/execution/query-executor.js'
 import { correlationActors, runFunnelCorrelation, type FunnelCorrelationResponse } from '../query/correlation/index.js'
 import { funnelActors, runFunnel, type FunnelResponse } from '../query/funnels/index.js'
@@ -32,8 +33,10 @@ function clientQueryIdOf(params: unknown): string | undefined {
  * per-project concurrency limit, and cancellation by `client_query_id`.
  */
 export function queryService(ctx: EngineContext, executor: QueryExecutor) {
-  const run = <T>(projectId: number, params: unknown, fn: () => Promise<T>): Promise<T> => {
+  const run = async <T>(projectId: number, params: unknown, fn: () => Promise<T>): Promise<T> => {
     ctx.assertOpen()
+    // Refused before the request takes one of its project's slots.
+    checkRequestBudget(ctx.limits, params)
     return executor.run(projectId, clientQueryIdOf(params), fn)
   }
   return {

@@ -1,3 +1,4 @@
+import { ValidationError } from '../../errors.js'
 import { DAY, HOUR, MINUTE } from './civil.js'
 import { clockBucketOf, clockBucketStarts } from './clock-buckets.js'
 import type { Interval, WeekStartDay } from './interval.js'
@@ -42,19 +43,27 @@ export function bucketOfMs(ms: number, interval: Interval, timeZone: string, wee
  * `range.to` (both inclusive), strictly increasing; empty when `from > to`.
  * Like PostHog's `all_values()`, the first start can precede `range.from`.
  * Bucket i covers `[starts[i], starts[i + 1])`.
+ *
+ * `limit` bounds the work before it is done: past `limit` buckets the walk
+ * stops and a ValidationError names `limit.attr` (the parameter that grew
+ * the range, `interval` by default).
  */
 export function bucketStarts(
   range: { readonly from: Date; readonly to: Date },
   interval: Interval,
   timeZone: string,
   weekStartDay: WeekStartDay,
+  limit?: BucketLimit,
 ): Date[] {
   const from = range.from.getTime()
   const to = range.to.getTime()
   if (!(from <= to)) return []
+  const max = limit?.max ?? Number.POSITIVE_INFINITY
   const first = bucketOfMs(from, interval, timeZone, weekStartDay)
   if (interval === 'minute' || interval === 'hour') {
-    return clockBucketStarts(first, to, interval === 'minute' ? MINUTE : HOUR, timeZone).map((ms) => new Date(ms))
+    const starts = clockBucketStarts(first, to, interval === 'minute' ? MINUTE : HOUR, timeZone, max)
+    if (starts.length > max) throw tooManyBuckets(interval, limit!)
+    return starts.map((ms) => new Date(ms))
   }
   const out = [new Date(first)]
   // One look at the zone's offsets for the whole range (and the month after
@@ -70,8 +79,26 @@ export function bucketStarts(
     index = next.index
     // Wall times skipped by a change map to one instant: keep it once.
     if (next.instant > last) {
+      if (out.length >= max) throw tooManyBuckets(interval, limit!)
       out.push(new Date(next.instant))
       last = next.instant
     }
   }
+}
+
+/** The most buckets a walk may produce, and how its error names the cause. */
+export interface BucketLimit {
+  readonly max: number
+  /** The parameter the error names. Default `interval`. */
+  readonly attr?: string
+  /** Where the limit is set, for the error's words, e.g. "queries.limits.maxBucketsPerSeries". */
+  readonly option?: string
+}
+
+function tooManyBuckets(interval: Interval, limit: BucketLimit): ValidationError {
+  const option = limit.option ? ` (option ${limit.option})` : ''
+  return new ValidationError(
+    [{ path: [limit.attr ?? 'interval'], message: `the date range holds more than ${limit.max} ${interval} intervals, the most one series may have${option}: choose a longer interval or a shorter date range` }],
+    { context: 'query over its budget' },
+  )
 }

@@ -24,8 +24,18 @@ export function daysInMonth(year: number, month0: number): number {
   return new Date(civilMs(year, month0 + 1, 1) - DAY).getUTCDate()
 }
 
-/** The wall times Python's `datetime` can hold (years 1 to 9999), the range PostHog works in. */
-export const MIN_WALL = civilMs(1, 0, 1)
-export const MAX_WALL = civilMs(10000, 0, 1) - 1
+/**
+ * The wall times an analysis reads: 1900-01-01 to 2199-12-31. PostHog's
+ * parser reads years 1 to 9999, but its events are ClickHouse `DateTime64`
+ * (1900 to 2299), and Sightline counts time in epoch microseconds, exact
+ * only from about 1685 to 2255: a wider range would give wrong buckets or a
+ * `RangeError` deep in a query instead of a 400 naming the date.
+ */
+export const MIN_YEAR = 1900
+export const MAX_YEAR = 2199
+export const MIN_WALL = civilMs(MIN_YEAR, 0, 1)
+export const MAX_WALL = civilMs(MAX_YEAR + 1, 0, 1) - 1
+/** How an error names the range, e.g. "1900-01-01 to 2199-12-31". */
+export const SUPPORTED_DATES = `${MIN_YEAR}-01-01 to ${MAX_YEAR}-12-31`
 
 export const floorTo = (value: number, unit: number): number => Math.floor(value / unit) * unit

@@ -27,8 +27,8 @@ export function clockBucketOf(ms: number, unit: number, timeZone: string): numbe
   throw new Error(`no ${unit} ms bucket within two days before ${new Date(ms).toISOString()} in ${timeZone}`)
 }
 
-/** Bucket starts in `[first, to]`, where `first` is itself a bucket start. */
-export function clockBucketStarts(first: number, to: number, unit: number, timeZone: string): number[] {
+/** Bucket starts in `[first, to]`, where `first` is itself a bucket start; at most `limit + 1` of them. */
+export function clockBucketStarts(first: number, to: number, unit: number, timeZone: string, limit = Number.POSITIVE_INFINITY): number[] {
   const out = [first]
   let last = first
   const push = (t: number) => {
@@ -38,13 +38,14 @@ export function clockBucketStarts(first: number, to: number, unit: number, timeZ
     }
   }
   const segments = zoneSegments(timeZone, first, to + 1)
-  segments.forEach((s, i) => {
+  for (let i = 0; i < segments.length && out.length <= limit; i++) {
+    const s = segments[i]!
     const before = segments[i - 1]
     if (before && skipsBoundary(before, s, unit)) push(s.start)
     const startWall = Math.max(s.start, first) + s.offset
     const firstWall = floorTo(startWall, unit) === startWall ? startWall : floorTo(startWall, unit) + unit
-    for (let t = firstWall - s.offset; t < s.end && t <= to; t += unit) push(t)
-  })
+    for (let t = firstWall - s.offset; t < s.end && t <= to && out.length <= limit; t += unit) push(t)
+  }
   return out
 }
 

@@ -1,4 +1,4 @@
-import { civilMs, DAY, daysInMonth, floorTo, HOUR, MAX_WALL, MIN_WALL, MINUTE, SECOND } from './civil.js'
+import { civilMs, DAY, daysInMonth, floorTo, HOUR, MAX_WALL, MAX_YEAR, MIN_WALL, MIN_YEAR, MINUTE, SECOND } from './civil.js'
 import type { WeekStartDay } from './interval.js'
 import type { ZonedTime } from './wall-clock.js'
 import { weekdayIndex } from './wall-interval.js'
@@ -59,7 +59,7 @@ export const hasHours = (rel: RelativeDate): boolean => rel.unit === 'h' && rel.
  * `hours` delta) or to the day (anything else), as QueryDateRange asks for
  * date_from except with minute intervals or an explicit range.
  *
- * Returns null when the result leaves years 1..9999 (Python overflows there).
+ * Returns null when the result leaves the supported years (civil.ts `MIN_WALL`..`MAX_WALL`).
  */
 export function applyRelativeDate(
   rel: RelativeDate,
@@ -121,7 +121,7 @@ export function applyRelativeDate(
   const totalMonths = (year - years) * 12 + month0 - months
   year = Math.floor(totalMonths / 12)
   month0 = totalMonths - year * 12
-  if (year < 1 || year > 9999) return null
+  if (year < MIN_YEAR - 1 || year > MAX_YEAR + 1) return null
   day = Math.min(day, daysInMonth(year, month0))
   wall = civilMs(year, month0, day) + timeOfDay - shift
   if (alwaysTruncate) {

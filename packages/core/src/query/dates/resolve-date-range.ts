@@ -4,7 +4,7 @@ import type { EpochMicros } from '../../time/timestamp.js'
 import { bucketOfMs } from './buckets.js'
 import { DAY, floorTo, HOUR, MINUTE } from './civil.js'
 import { INTERVALS, isInterval, type Interval, type WeekStartDay } from './interval.js'
-import { relativeDateParse } from './relative-date-parse.js'
+import { dateProblem, relativeDateParse } from './relative-date-parse.js'
 import { hasHours } from './relative-date.js'
 import { instantOf, zonedFromInstant, type ZonedTime } from './wall-clock.js'
 
@@ -107,7 +107,7 @@ export async function resolveDateRange(input: DateRangeInput, context: DateRange
     fromIsRelative = true
   } else {
     const parsed = relativeDateParse(fromText, { ...options, alwaysTruncate: !(interval === 'minute' || explicit) })
-    if (!parsed) throw invalid('date_from', `cannot read ${JSON.stringify(fromText)}; use ${FORMS}, or "all"`)
+    if (!parsed) throw invalid('date_from', dateProblem(fromText, `${FORMS}, or "all"`))
     dateFrom = instantOf(timeZone, parsed.time)
     fromIsRelative = parsed.relative !== null
     fromHasHours = parsed.relative !== null && hasHours(parsed.relative)
@@ -117,7 +117,7 @@ export async function resolveDateRange(input: DateRangeInput, context: DateRange
   let toIsRelative = true
   if (toText !== null) {
     const parsed = relativeDateParse(toText, { ...options, alwaysTruncate: false })
-    if (!parsed) throw invalid('date_to', `cannot read ${JSON.stringify(toText)}; use ${FORMS}`)
+    if (!parsed) throw invalid('date_to', dateProblem(toText, FORMS))
     to = parsed.time
     toIsRelative = parsed.relative !== null
   }

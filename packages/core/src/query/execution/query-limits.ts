@@ -1,3 +1,5 @@
+import type { BucketLimit } from '../dates/buckets.js'
+
 /**
  * The budgets of one analysis, decided before its work starts: a request
  * over one of them is refused with a `ValidationError` naming the parameter
@@ -7,20 +9,30 @@
 export interface QueryLimits {
   /** Buckets of one series (interval x date range), per compared period. Default 20000: hourly over two years, by minute two weeks. */
   readonly maxBucketsPerSeries: number
-  /** Cells of one answer: series x breakdown values (Other included) x buckets x periods. Default 200000 (about 90 MB of PostHog's JSON). */
+  /** Cells of one answer: series x breakdown values (Other included) x buckets x periods. Default 100000. */
   readonly maxCells: number
   /** Series (events and actions) of one trend or stickiness request. Default 50. */
   readonly maxSeries: number
   /** The highest `breakdown_limit` accepted. Default 1000. */
   readonly maxBreakdownLimit: number
-  /** Values in one property filter's list (`value: [...]`). Default 1000. */
-  readonly maxFilterValues: number
+  /** Items in any one list of a request: a filter's values, the filters of a group, cohorts of a breakdown. Default 1000. */
+  readonly maxListItems: number
+  /**
+   * The answer's estimated JSON size, before it is computed: each point of a
+   * trend carries a persons URL that repeats the whole request, so size
+   * grows with cells x request size. Default 64 MiB.
+   */
+  readonly maxResponseBytes: number
 }
 
 export const DEFAULT_QUERY_LIMITS: QueryLimits = Object.freeze({
   maxBucketsPerSeries: 20_000,
-  maxCells: 200_000,
+  maxCells: 100_000,
   maxSeries: 50,
   maxBreakdownLimit: 1000,
-  maxFilterValues: 1000,
+  maxListItems: 1000,
+  maxResponseBytes: 64 * 1024 * 1024,
 })
+
+/** The bucket limit of one series, as `bucketStarts` takes it. */
+export const bucketLimitOf = (limits: QueryLimits): BucketLimit => ({ max: limits.maxBucketsPerSeries, attr: 'interval', option: 'queries.limits.maxBucketsPerSeries' })

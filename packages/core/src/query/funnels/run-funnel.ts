@@ -21,6 +21,8 @@ import { unorderedTrendCtes } from './compile/unordered-trends-sql.js'
 import { bucketStarts } from '../dates/buckets.js'
 import { bucketIndexSql } from '../dates/bucket-index-sql.js'
 import { DAY } from '../dates/civil.js'
+import { bucketLimitOf } from '../execution/query-limits.js'
+import { checkAnswerBudget } from '../execution/query-budget.js'
 
 /** The legacy funnel endpoint's answer. Caching is not implemented: every answer is computed now. */
 export interface FunnelResponse {
@@ -102,7 +104,9 @@ async function timeToConvertView(ctx: EngineContext, request: FunnelRequest, env
 async function trendsView(ctx: EngineContext, request: FunnelRequest, env: FunnelEnv): Promise<unknown> {
   const plan = planFunnel(request, request.toStep + 1)
   const { timezone, weekStartDay } = env.project
-  const starts = bucketStarts(env.range, request.interval, timezone, weekStartDay)
+  const starts = bucketStarts(env.range, request.interval, timezone, weekStartDay, bucketLimitOf(ctx.limits))
+  const shown = request.breakdown === null ? 1 : request.breakdown.limit + 1
+  checkAnswerBudget(ctx.limits, { rows: shown, columns: starts.length, bytesPerCell: 100, rowsAttr: 'breakdown_limit', columnsAttr: 'interval' })
   const last = starts[starts.length - 1]!
   const end = bucketStarts({ from: last, to: new Date(last.getTime() + 40 * DAY) }, request.interval, timezone, weekStartDay)[1]!
   const periodOf = (ts: Expression<number>) => bucketIndexSql(ts, starts, end, ctx.adapter.sql)

@@ -7,7 +7,7 @@ import { bucketDay, bucketLabel, isoInZone } from '../trends/bucket-labels.js'
 import type { Period } from '../trends/periods.js'
 import { entityKeys, personsLink, type PersonsLink } from '../trends/persons-url.js'
 import { seriesScope, type QueryEnv, type SeriesScope } from '../trends/series-scope.js'
-import { requestPeriods } from '../trends/trend-env.js'
+import { checkTrendAnswer, requestPeriods } from '../trends/trend-env.js'
 import type { TrendRequest, TrendSeries } from '../trends/trend-request.js'
 import { LIFECYCLE_STATUSES, lifecycleCountsSql, lifecycleStatusSql, type LifecycleStatus } from './lifecycle-sql.js'
 
@@ -57,7 +57,9 @@ export function lifecycleStatuses(env: QueryEnv, request: TrendRequest, series: 
  * the first activity in the period of the person's `created_at`.
  */
 export async function runLifecycle(ctx: EngineContext, env: QueryEnv, request: TrendRequest, projectId: number): Promise<LifecycleObject[]> {
-  const [period] = await requestPeriods(ctx, env, { ...request, compare: false, compareTo: null })
+  const periods = await requestPeriods(ctx, env, { ...request, compare: false, compareTo: null })
+  checkTrendAnswer(ctx, request, periods)
+  const [period] = periods
   const series = request.series[0]!
   const n = period!.starts.length
   const data = Object.fromEntries(LIFECYCLE_STATUSES.map((s) => [s, new Array<number>(n).fill(0)])) as Record<LifecycleStatus, number[]>

@@ -56,9 +56,8 @@ export async function retentionWindow(
     first = end
     for (let i = 0; i < totalIntervals; i++) first = bucketOfMs(first - 1, period, timeZone, weekStartDay)
   }
-  const starts = first < end ? bucketStarts({ from: new Date(first), to: new Date(end - 1) }, period, timeZone, weekStartDay).map((d) => d.getTime()) : []
-  if (starts.length > MAX_ROWS) {
-    throw new ValidationError([{ path: ['date_from'], message: `the range holds ${starts.length} periods; at most ${MAX_ROWS} fit in one retention table` }], { context: 'invalid retention parameters' })
-  }
+  // The walk stops past MAX_ROWS periods with a ValidationError naming date_from.
+  const limit = { max: MAX_ROWS, attr: 'date_from' }
+  const starts = first < end ? bucketStarts({ from: new Date(first), to: new Date(end - 1) }, period, timeZone, weekStartDay, limit).map((d) => d.getTime()) : []
   return { period, timeZone, weekStartDay, starts, end, lookahead: totalIntervals }
 }

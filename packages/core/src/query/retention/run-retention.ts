@@ -9,6 +9,8 @@ import { retentionEventsSql, type RetentionEventRow } from './retention-events-s
 import { decodeRetentionRequest, type RetentionRequest } from './retention-request.js'
 import { retentionRows, type CountRow, type RetentionRow } from './retention-result.js'
 import type { RetentionWindow } from './retention-window.js'
+import { checkAnswerBudget } from '../execution/query-budget.js'
+import { encodeParams } from '../trends/persons-url.js'
 
 /** What `/insights/retention/` answers. */
 export interface RetentionResponse {
@@ -30,6 +32,16 @@ export async function runRetention(ctx: EngineContext, projectId: number, params
   ctx.assertOpen()
   const request = decodeRetentionRequest(params)
   const { env, window } = await retentionEnv(ctx, projectId, request)
+  const b = request.breakdown
+  const blocks = b === null ? 1 : b.type === 'cohort' ? b.cohorts.length : request.breakdownLimit + 1
+  checkAnswerBudget(ctx.limits, {
+    rows: window.starts.length * blocks,
+    columns: window.lookahead,
+    // Each cell carries a people URL that repeats the request.
+    bytesPerCell: encodeParams(request.params).length + 200,
+    rowsAttr: blocks > window.starts.length ? 'breakdown_limit' : 'date_from',
+    columnsAttr: 'total_intervals',
+  })
   const counts = await retentionCounts(ctx, env, request, window)
   return { result: retentionRows(counts, request, window, projectId), timezone: env.project.timezone, last_refresh: nowIso(ctx.clock), is_cached: false }
 }

@@ -7,7 +7,7 @@ import { entityKeys, personsLink, type PersonsLink } from '../trends/persons-url
 import { filterObject } from '../trends/series-object.js'
 import { periodGrid } from '../trends/series-plan.js'
 import { personText, seriesScope, type QueryEnv, type SeriesScope } from '../trends/series-scope.js'
-import { requestPeriods } from '../trends/trend-env.js'
+import { checkTrendAnswer, requestPeriods } from '../trends/trend-env.js'
 import type { TrendRequest, TrendSeries } from '../trends/trend-request.js'
 import { stickinessSql } from './stickiness-sql.js'
 
@@ -54,6 +54,7 @@ export function stickinessBucket(period: Period, scope: SeriesScope): Expression
  */
 export async function runStickiness(ctx: EngineContext, env: QueryEnv, request: TrendRequest, projectId: number): Promise<StickinessObject[]> {
   const periods = await requestPeriods(ctx, env, request)
+  checkTrendAnswer(ctx, request, periods)
   const out: StickinessObject[] = []
   for (const period of periods) {
     for (const series of request.series) {

@@ -1,4 +1,4 @@
-import { bucketStarts } from '../dates/buckets.js'
+import { bucketStarts, type BucketLimit } from '../dates/buckets.js'
 import { DAY, HOUR } from '../dates/civil.js'
 import type { Interval, WeekStartDay } from '../dates/interval.js'
 import { resolveDateRange } from '../dates/resolve-date-range.js'
@@ -36,6 +36,8 @@ export interface PeriodsContext {
   readonly now: Date
   /** The earliest relevant event, read only for `date_from: "all"`. */
   readonly earliestEvent: () => Promise<Date | null>
+  /** The most buckets a period may have (`QueryLimits.maxBucketsPerSeries`); more is a ValidationError naming `interval`. */
+  readonly bucketLimit: BucketLimit
 }
 
 /**
@@ -49,7 +51,7 @@ export async function trendPeriods(input: PeriodsInput, context: PeriodsContext)
     { timezone: context.timezone, weekStartDay: context.weekStartDay, now: context.now, earliestEvent: context.earliestEvent },
   )
   const make = (fromMicros: number, toMicros: number, dateFromMs: number, label: Period['compareLabel']) =>
-    periodOf(input.interval, context.timezone, context.weekStartDay, fromMicros, toMicros, dateFromMs, label)
+    periodOf(input.interval, context.timezone, context.weekStartDay, fromMicros, toMicros, dateFromMs, label, context.bucketLimit)
   const current = make(r.fromMicros, r.toMicros, r.dateFrom.getTime(), input.compare ? 'current' : null)
   if (!input.compare) return [current]
   const previous = previousPeriodBounds(
@@ -69,10 +71,11 @@ export function periodOf(
   toMicros: number,
   dateFromMs: number,
   compareLabel: Period['compareLabel'],
+  limit?: BucketLimit,
 ): Period {
   const from = new Date(Math.floor(fromMicros / 1000))
   const to = new Date(Math.floor(toMicros / 1000))
-  const starts = bucketStarts({ from, to }, interval, timeZone, weekStartDay).map((d) => d.getTime())
+  const starts = bucketStarts({ from, to }, interval, timeZone, weekStartDay, limit).map((d) => d.getTime())
   const ends = starts.map((start, i) => starts[i + 1] ?? nextBucketStart(start, interval, timeZone, weekStartDay))
   return { interval, timeZone, weekStartDay, fromMicros, toMicros, dateFromMs, starts, ends, compareLabel }
 }

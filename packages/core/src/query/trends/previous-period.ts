@@ -1,4 +1,5 @@
-import { DAY, floorTo } from '../dates/civil.js'
+import { ValidationError } from '../../errors.js'
+import { DAY, floorTo, MAX_WALL, MIN_WALL, SUPPORTED_DATES } from '../dates/civil.js'
 import type { Interval, WeekStartDay } from '../dates/interval.js'
 import { applyRelativeDate, parseRelativeDate } from '../dates/relative-date.js'
 import { instantOf, toWall, zonedFromInstant } from '../dates/wall-clock.js'
@@ -43,7 +44,8 @@ export function previousPeriodBounds(current: CurrentPeriod, timeZone: string, w
   if (compareTo) {
     const ms = Math.floor(current.fromMicros / 1000)
     const moved = applyRelativeDate(compareTo, zonedFromInstant(timeZone, ms, current.fromMicros - ms * 1000), weekStartDay, false)
-    from = moved ? moved.wall * 1000 + moved.micros : F
+    if (!moved) throw outOfRange('compare_to')
+    from = moved.wall * 1000 + moved.micros
     to = from + D
   } else {
     from = floorTo(F - D, DAY_MICROS) + timeOfDay(F)
@@ -53,9 +55,15 @@ export function previousPeriodBounds(current: CurrentPeriod, timeZone: string, w
     if (current.interval === 'day' && rel?.unit === 'd' && rel.amount !== null && rel.amount > 0 && rel.amount % 7 === 0 && !toIsRelative) from += DAY_MICROS
     to = floorTo(from + D, DAY_MICROS) + timeOfDay(T)
   }
+  if (from < MIN_WALL * 1000 || to > MAX_WALL * 1000 + 999) throw outOfRange(compareTo ? 'compare_to' : 'compare')
   const instant = (wall: number) => {
     const ms = Math.floor(wall / 1000)
     return instantOf(timeZone, { wall: ms, micros: wall - ms * 1000, fold: 0 })
   }
   return { fromMicros: instant(from), toMicros: instant(to) }
 }
+
+const outOfRange = (field: string) =>
+  new ValidationError([{ path: [field], message: `the previous period would start before or end after the dates an analysis reads (${SUPPORTED_DATES})` }], {
+    context: 'invalid date range',
+  })

@@ -5,7 +5,7 @@ import { runStickiness } from '../stickiness/run-stickiness.js'
 import { applyFormula } from './apply-formula.js'
 import { seriesObjects, type TrendSeriesObject } from './series-object.js'
 import { seriesValues } from './series-values.js'
-import { queryEnv, requestPeriods } from './trend-env.js'
+import { checkTrendAnswer, queryEnv, requestPeriods } from './trend-env.js'
 import { decodeTrendRequest, type TrendRequest } from './trend-request.js'
 import type { QueryEnv } from './series-scope.js'
 
@@ -46,6 +46,7 @@ export async function runTrend(ctx: EngineContext, projectId: number, params: un
  */
 async function trendResult(ctx: EngineContext, env: QueryEnv, request: TrendRequest, projectId: number): Promise<TrendSeriesObject[]> {
   const periods = await requestPeriods(ctx, env, request)
+  checkTrendAnswer(ctx, request, periods)
   const out: TrendSeriesObject[] = []
   for (const period of periods) {
     const perSeries: TrendSeriesObject[][] = []

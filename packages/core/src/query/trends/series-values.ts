@@ -61,11 +61,19 @@ export async function seriesValues(ctx: EngineContext, env: QueryEnv, request: T
 
   const cells = await fetchCells(ctx, compiled(false, null), request.breakdowns.length, false)
   // Values as displayed (accumulated for the cumulative display): breakdown values are ranked by their sum.
-  const rows = [...toRows(cells, plan, width).values()].map((r) => cumulate(request, r))
-  if (!breakdown) return { series, period, rows: [rows[0] ?? { parts: [], values: new Array(width).fill(0), other: false }] }
+  const byKey = groupCells(cells, plan, width)
+  const rowOf = (list: ReadonlyArray<Cell>) => cumulate(request, denseRow(list, plan, width))
+  if (!breakdown) {
+    const [list] = byKey.values()
+    return { series, period, rows: [list ? rowOf(list) : { parts: [], values: new Array(width).fill(0), other: false }] }
+  }
 
-  const ranked = rankRows(rows, { nullCompetes: request.totalValue })
-  const kept = rankRows(ranked.slice(0, request.breakdownLimit))
+  // Ranked by each value's total before any dense row is kept: memory holds
+  // the fetched cells and the kept rows, not one row of every bucket for
+  // each of thousands of values.
+  const totals = [...byKey.values()].map((list) => ({ list, parts: list[0]!.parts, values: [sum(rowOf(list).values)] }))
+  const ranked = rankRows(totals, { nullCompetes: request.totalValue })
+  const kept = rankRows(ranked.slice(0, request.breakdownLimit).map((t) => rowOf(t.list)))
   const folded = ranked.slice(request.breakdownLimit)
   const out: ValueRow[] = [...kept]
   if (folded.length > 0 && !request.hideOther) {
@@ -73,17 +81,20 @@ export async function seriesValues(ctx: EngineContext, env: QueryEnv, request: T
     let values: number[]
     if (isAdditive(plan)) {
       values = new Array(width).fill(0)
-      for (const r of folded) r.values.forEach((v, i) => (values[i]! += v))
+      for (const t of folded) rowOf(t.list).values.forEach((v, i) => (values[i]! += v))
     } else {
       const notKept = (k: ReadonlyArray<Expression<string>>) => notOneOfSql(k, kept.map((r) => r.parts), env.hooks)
       const otherCells = await fetchCells(ctx, compiled(true, notKept), 0, true)
-      const other = toRows(otherCells, plan, width).get('[]')
-      values = other ? [...cumulate(request, other).values] : new Array(width).fill(0)
+      const [other] = groupCells(otherCells, plan, width).values()
+      values = other ? [...rowOf(other).values] : new Array(width).fill(0)
     }
     out.push({ parts, values, other: true })
   }
   return { series, period, rows: out }
 }
+
+/** The sum `rankRows` ranks by, added in the same order. */
+const sum = (values: ReadonlyArray<number>) => values.reduce((x, y) => x + y, 0)
 
 /**
  * A cohort breakdown: the series' rows once per cohort (every person for
@@ -106,9 +117,8 @@ async function cohortRows(
     const where = id === 'all' ? scope.where : sql<SqlBool>`(${scope.where} and ${env.extensions.cohortCondition(id, cohortPath(request, i))})`
     const inCohort: SeriesScope = { ...scope, where }
     const query = compileCells(series, plan, { scope: inCohort, bucket: bucketSql(plan, inCohort), keys: [sql<string>`cast(${part} as text)`], fold: false, env }, null)
-    const rows = toRows(await fetchCells(ctx, query, 1, false), plan, width)
-    const row = rows.get(JSON.stringify([part]))
-    if (row) out.push(cumulate(request, row))
+    const list = groupCells(await fetchCells(ctx, query, 1, false), plan, width).get(JSON.stringify([part]))
+    if (list) out.push(cumulate(request, denseRow(list, plan, width)))
   }
   return out
 }
@@ -156,38 +166,39 @@ async function fetchCells(ctx: EngineContext, query: CellsSql, keyCount: number,
   }))
 }
 
-/** Cells into rows of `width` values, keyed by the JSON of their parts. */
-function toRows(cells: ReadonlyArray<Cell>, plan: SeriesPlan, width: number): Map<string, ValueRow> {
-  const rows = new Map<string, { parts: ReadonlyArray<string>; values: number[]; other: boolean }>()
-  const rowOf = (parts: ReadonlyArray<string>) => {
-    const key = JSON.stringify(parts)
-    let row = rows.get(key)
-    if (!row) rows.set(key, (row = { parts, values: new Array(width).fill(0), other: false }))
-    return row
+/**
+ * Cells by the JSON of their parts, in the order their values first appear;
+ * a time series' cells outside its buckets are dropped (a value with none
+ * inside has no row). Active-days cells are day deltas, all kept.
+ */
+function groupCells(cells: ReadonlyArray<Cell>, plan: SeriesPlan, width: number): Map<string, Cell[]> {
+  const byKey = new Map<string, Cell[]>()
+  for (const c of cells) {
+    if (plan.kind !== 'active-days' && (c.b < 0 || c.b >= width)) continue
+    const key = JSON.stringify(c.parts)
+    const list = byKey.get(key)
+    if (list) list.push(c)
+    else byKey.set(key, [c])
   }
+  return byKey
+}
+
+/** One value's cells (all with the same parts) as a row of `width` values. */
+function denseRow(list: ReadonlyArray<Cell>, plan: SeriesPlan, width: number): ValueRow {
+  const values = new Array<number>(width).fill(0)
   if (plan.kind === 'active-days') {
     // Cells are deltas by day: a window's count is the running sum up to its last day.
-    const byKey = new Map<string, Cell[]>()
-    for (const c of cells) {
-      const key = JSON.stringify(c.parts)
-      byKey.set(key, [...(byKey.get(key) ?? []), c])
-    }
-    for (const list of byKey.values()) {
-      const row = rowOf(list[0]!.parts)
-      const sorted = [...list].sort((a, b) => a.b - b.b)
-      plan.lastDay.forEach((day, i) => {
-        let sum = 0
-        for (const c of sorted) if (c.b <= day) sum += c.v
-        row.values[i] = sum
-      })
-    }
-    return rows
+    const sorted = [...list].sort((a, b) => a.b - b.b)
+    let at = 0
+    let running = 0
+    plan.lastDay.forEach((day, i) => {
+      for (; at < sorted.length && sorted[at]!.b <= day; at++) running += sorted[at]!.v
+      values[i] = running
+    })
+  } else {
+    for (const c of list) values[c.b]! += c.v
   }
-  for (const c of cells) {
-    if (c.b < 0 || c.b >= width) continue
-    rowOf(c.parts).values[c.b]! += c.v
-  }
-  return rows
+  return { parts: list[0]!.parts, values, other: false }
 }
 
 /** The cumulative display's running sum (distinct-actor maths were computed as new actors per bucket). */

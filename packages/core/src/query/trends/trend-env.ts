@@ -1,4 +1,7 @@
 import type { EngineContext } from '../../context.js'
+import { checkAnswerBudget } from '../execution/query-budget.js'
+import { bucketLimitOf } from '../execution/query-limits.js'
+import { encodeParams } from './persons-url.js'
 import { prepareQueryExtensions } from '../analysis/query-extensions.js'
 import { earliestEvent } from '../scope/earliest-event.js'
 import { loadQueryProject } from '../scope/query-project.js'
@@ -29,6 +32,7 @@ export function requestPeriods(ctx: EngineContext, env: QueryEnv, request: Trend
     now: ctx.clock(),
     // date_from: "all" starts at the project's earliest event (reference §3.1).
     earliestEvent: earliestEvent(ctx, env.project.id),
+    bucketLimit: bucketLimitOf(ctx.limits),
   }
   return trendPeriods(
     {
@@ -41,4 +45,27 @@ export function requestPeriods(ctx: EngineContext, env: QueryEnv, request: Trend
     },
     context,
   )
+}
+
+/**
+ * Refuses, before any query, a trend, stickiness or lifecycle answer over
+ * the engine's cell or size budget (`QueryLimits`): its rows are periods x
+ * series x breakdown values (Other included; four statuses for lifecycle),
+ * its columns the buckets, and each point carries a persons URL that
+ * repeats the request.
+ */
+export function checkTrendAnswer(ctx: EngineContext, request: TrendRequest, periods: ReadonlyArray<Period>): void {
+  const cohorts = request.breakdowns[0]?.type === 'cohort' ? request.breakdowns[0].cohorts.length : null
+  const perSeries =
+    request.insight === 'LIFECYCLE' ? 4 : request.breakdowns.length === 0 ? 1 : (cohorts ?? request.breakdownLimit + (request.hideOther ? 0 : 1))
+  const series = request.insight === 'LIFECYCLE' ? 1 : request.series.length
+  const buckets = Math.max(0, ...periods.map((p) => p.starts.length))
+  checkAnswerBudget(ctx.limits, {
+    rows: periods.length * series * perSeries,
+    columns: request.totalValue ? 1 : buckets,
+    // The URL's fixed part, its point keys, and the point's label and date.
+    bytesPerCell: encodeParams(request.params).length + 250,
+    rowsAttr: perSeries > series ? 'breakdown_limit' : 'events',
+    columnsAttr: 'interval',
+  })
 }
