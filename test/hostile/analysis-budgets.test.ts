@@ -125,6 +125,17 @@ for (const target of targets) {
       expect(body.detail).toContain('100 series')
     })
 
+    it('formulas over 30 series: Z names the 26th, AA is a 400 naming formula', async () => {
+      const events = Array.from({ length: 30 }, (_, i) => ({ id: '$pageview', type: 'events', order: i }))
+      const ok = await live.call('POST', path(live, 'insights/trend/'), { body: { events, formula: 'A + Z', date_from: '-7d' } })
+      expect(ok.status, ok.text.slice(0, 300)).toBe(200)
+      // Every series counts the two pageviews of 2026-01-14.
+      expect(ok.body.result.map((r: { count: number }) => r.count)).toEqual([4])
+      const body = await refused('POST', 'insights/trend/', { events, formula: 'A + AA', date_from: '-7d' })
+      expect(body.attr).toBe('formula')
+      expect(body.detail).toContain('A to Z')
+    })
+
     it('breakdown_limit 5000: 400 naming breakdown_limit', async () => {
       const body = await refused('POST', 'insights/trend/', { events: pageview, breakdown: '$browser', breakdown_limit: 5000 })
       expect(body.attr).toBe('breakdown_limit')

@@ -147,6 +147,13 @@ export function parseFormula(text: string, seriesCount: number): FormulaNode {
       if (isOp('(')) throw new FormulaSyntaxError(`formulas support only arithmetic between series, not ${t.name.toUpperCase()}()`, t.at)
       const letter = t.name.toLowerCase()
       const index = letter.length === 1 && letter >= 'a' && letter <= 'z' ? letter.charCodeAt(0) - 97 : -1
+      if (index < 0 && seriesCount > 26 && /^[a-z]+$/.test(letter)) {
+        // PostHog reads one letter per series too: nothing names the 27th series and later.
+        throw new FormulaSyntaxError(
+          `formulas name series by one letter, A to Z, so only the first 26 of this request's ${seriesCount} series can be used; ${t.name.toUpperCase()} names none (move the series you need among the first 26)`,
+          t.at,
+        )
+      }
       if (index < 0 || index >= seriesCount) {
         const available = Array.from({ length: Math.min(seriesCount, 26) }, (_, i) => String.fromCharCode(65 + i)).join(', ')
         throw new FormulaSyntaxError(`the formula references series ${t.name.toUpperCase()}, but only ${seriesCount} series ${seriesCount === 1 ? 'is' : 'are'} defined (${available || 'none'})`, t.at)
