@@ -109,6 +109,35 @@ export function captureCases(target: ConformanceTarget): void {
       }
     })
 
+    conformanceCase(target, 'an event without a name or with a blank distinct id is refused, naming index and field; nothing is stored', async () => {
+      const e = await openEngine(target)
+      try {
+        const good = { event: 'ok', distinctId: 'x' }
+        const cases: Array<[unknown, Array<string | number>]> = [
+          [{ distinctId: 'x' }, [2, 'event']],
+          [{ event: null, distinctId: 'x' }, [2, 'event']],
+          [{ event: '', distinctId: 'x' }, [2, 'event']],
+          [{ event: false, distinctId: 'x' }, [2, 'event']],
+          [{ event: 'e', distinctId: '' }, [2, 'distinctId']],
+          [{ event: 'e', distinctId: '  ' }, [2, 'distinctId']],
+          [{ event: 'e', distinctId: '\t\n\u00a0\u3000' }, [2, 'distinctId']],
+        ]
+        for (const [bad, path] of cases) {
+          const error = await e.sightline.capture(e.projectId, [good, good, bad] as never).catch((x) => x)
+          expect(error, JSON.stringify(bad)).toBeInstanceOf(ValidationError)
+          expect(error.issues[0].path).toEqual(path)
+        }
+        for (const table of ['events', 'persons', 'person_distinct_ids', 'event_definitions']) {
+          expect(await count(e.db, table)).toBe(0)
+        }
+        // A distinct id with whitespace around other characters is kept as sent.
+        expect((await e.sightline.capture(e.projectId, [{ event: 'ok', distinctId: ' a ' }])).stored).toBe(1)
+        expect(await e.db.raw<{ distinct_id: string }>('select distinct_id from events')).toEqual([{ distinct_id: ' a ' }])
+      } finally {
+        await e.close()
+      }
+    })
+
     conformanceCase(target, 'an unknown project is NotFoundError and stores nothing', async () => {
       const e = await openEngine(target)
       try {

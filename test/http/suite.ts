@@ -1,13 +1,14 @@
 import { describe } from 'vitest'
 import type { ConformanceTarget } from '../conformance/target.js'
 import { actionCohortCases } from './actions-cohorts.cases.js'
+import { captureTruthCases } from './capture.cases.js'
 import { isolationCases, refusalCases } from './auth.cases.js'
 import { fuzzCases } from './fuzz.cases.js'
 import { paginationCases } from './pagination.cases.js'
 import { walkCases } from './walk.cases.js'
 
 export interface HttpSuiteOptions {
-  /** The whole suite; false runs the smoke subset (the walk, tenant isolation and the fuzz). */
+  /** The whole suite; false runs the smoke subset (the walk, tenant isolation, actions and cohorts, capture's refusals and the fuzz). */
   readonly full: boolean
   /** Random requests of the fuzz case, and the time they may take in all. */
   readonly fuzz: { readonly numRuns: number; readonly seconds: number }
@@ -22,6 +23,7 @@ export function runHttpSuite(target: ConformanceTarget, options: HttpSuiteOption
     walkCases(target)
     isolationCases(target)
     actionCohortCases(target)
+    captureTruthCases(target)
     // Refusals never reach the storage, and pages and CSV are the same code on every database: the smoke subset leaves them out.
     if (options.full) {
       refusalCases(target)

@@ -12,9 +12,10 @@ const RESERVED_KEYS = new Set(['$set', '$set_once', '$unset', '$groups', '$proce
 
 /**
  * Distinct ids of any text. Not all digits: the raw readers turn digit
- * strings into numbers (`'007'` would come back as 7).
+ * strings into numbers (`'007'` would come back as 7). Not blank: capture
+ * refuses whitespace-only ids.
  */
-const anyDistinctId = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }).filter((s) => !/^-?\d+$/.test(s))
+const anyDistinctId = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }).filter((s) => !/^-?\d+$/.test(s) && /\S/.test(s))
 
 /** Any text, plus names that mean something to JavaScript objects or to PostHog's person properties. */
 const propertyKey = fc

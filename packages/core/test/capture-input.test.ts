@@ -13,6 +13,7 @@ const field = fc.oneof(
   fc.string({ maxLength: 3 }),
   fc.string({ minLength: 199, maxLength: 202 }),
   fc.constant(''),
+  fc.constantFrom(' ', '  \t', '\u00a0\n'),
   fc.uuid(),
   fc.constant('0190F5A0-0000-7000-8000-00000000000A'),
   fc.integer(),
@@ -64,5 +65,11 @@ describe('isPlainCaptureInput', () => {
     }
     expect(isPlainCaptureInput({ event: '', distinctId: 'a' })).toBe(false)
     expect(isPlainCaptureInput({ event: 'e', distinctId: 'a', properties: [] })).toBe(false)
+    // A blank distinct id is refused by both (issue 13: it used to be stored).
+    for (const distinctId of [' ', '  \t', '\u3000']) {
+      expect(isPlainCaptureInput({ event: 'e', distinctId })).toBe(false)
+      expect(accepts({ event: 'e', distinctId })).toBe(false)
+    }
+    expect(accepts({ event: 'e', distinctId: ' a ' })).toBe(true)
   })
 })

@@ -1,4 +1,4 @@
-import type { CaptureInput } from './capture-input.js'
+import { isNotBlank, type CaptureInput } from './capture-input.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const KNOWN_KEYS = new Set(['event', 'distinctId', 'timestamp', 'properties', 'uuid', 'sentAt', 'offset'])
@@ -21,6 +21,7 @@ export function isPlainCaptureInput(u: unknown): u is CaptureInput {
   return (
     isName(e.event) &&
     isName(e.distinctId) &&
+    isNotBlank(e.distinctId) &&
     isTime(e.timestamp) &&
     isTime(e.sentAt) &&
     (e.properties === undefined || isObject(e.properties)) &&

@@ -4,13 +4,17 @@ import { Properties } from './json.js'
 
 const Timestamp = Schema.Union([Schema.String, Schema.Date])
 
+/** Not only whitespace (what `String.prototype.trim` removes): a blank id would be one person for every client that sends it. */
+export const isNotBlank = (s: string): boolean => /\S/.test(s)
+
 /**
  * One event as a host captures it. PostHog semantics: `$set`, `$set_once`,
  * `$unset`, `$groups` and the identity events live in `properties`.
  */
 export const CaptureInput = Schema.Struct({
   event: Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(200))),
-  distinctId: DistinctId,
+  /** 1 to 200 characters, not all whitespace. */
+  distinctId: DistinctId.pipe(Schema.check(Schema.makeFilter((s: string) => isNotBlank(s) || 'expected a distinct id that is not blank (whitespace only)'))),
   /** ISO 8601 (microseconds kept) or a Date. Default: the clock's now. */
   timestamp: Schema.optional(Timestamp),
   properties: Schema.optional(Properties),

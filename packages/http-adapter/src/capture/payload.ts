@@ -5,9 +5,9 @@ import { depthOf, MAX_JSON_DEPTH } from '../internal/body.js'
 
 const gunzipAsync = promisify(gunzip)
 
-/** PostHog's capture validation answer (`generate_exception_response`). */
-export const invalidPayload = (detail: string, code = 'invalid_payload') =>
-  new HttpError(400, { type: 'validation_error', code, detail, attr: null })
+/** PostHog's capture validation answer (`generate_exception_response`); `attr` names the field where known. */
+export const invalidPayload = (detail: string, code = 'invalid_payload', attr: string | null = null) =>
+  new HttpError(400, { type: 'validation_error', code, detail, attr })
 
 export interface CapturePayload {
   /** The decoded data: one event, an array of events, or `{ batch, ... }`. */

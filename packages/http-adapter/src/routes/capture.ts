@@ -12,7 +12,8 @@ const isEmpty = (v: unknown) => v === undefined || v === null || v === false || 
 /**
  * PostHog's capture endpoint (`posthog/api/capture.py`) for SDKs: no personal
  * API key, the project token in the payload authenticates. The whole payload
- * is stored or none of it (core's capture is atomic).
+ * is stored or none of it: every event is checked first, and core's capture
+ * is atomic.
  */
 function captureEndpoint(engage: boolean) {
   return endpoint({
@@ -38,8 +39,10 @@ function captureEndpoint(engage: boolean) {
       const token = checkTokenShape(findToken(method, ctx.query, payload.form, data))
       const project = await ctx.sightline.projects.getByApiToken(token)
       if (!project) throw invalidToken()
-      const inputs = eventsOf(data, engage).flatMap((event) => toCaptureInput(event, sentAt) ?? [])
-      if (inputs.length > 0) await ctx.sightline.capture(project.id, inputs)
+      // Every event is checked before anything is stored: one bad event refuses the whole payload, as PostHog's capture does.
+      const { events, list } = eventsOf(data, engage)
+      const inputs = events.map((event, index) => toCaptureInput(event, sentAt, list, index))
+      await ctx.sightline.capture(project.id, inputs)
       return jsonResponse(200, { status: 1 })
     },
   })
