@@ -17,11 +17,15 @@ export function toNodeHandler(handler: FetchHandler): NodeHandler {
     res.on('close', () => {
       if (!res.writableFinished) abort.abort()
     })
+    const body = hasBody(req) ? bodyStream(req) : undefined
     try {
-      const response = await handler(toRequest(req, abort.signal))
-      await writeResponse(response, res)
-      // A body the handler did not read (a 413) is drained, so the client can read the answer.
-      if (!req.complete) req.resume()
+      const response = await handler(toRequest(req, abort.signal, body?.stream))
+      // An answer given before the whole body arrived (a 413, a 401 ...) waits
+      // for the rest, read and discarded: closing a socket that holds unread
+      // bytes (a 413 closes it) makes the kernel reset the connection, and a
+      // client still sending then sees ECONNRESET or EPIPE instead of the answer.
+      const drained = req.complete || (await drain(req, res, body))
+      await writeResponse(response, res, drained ? {} : { connection: 'close' })
     } catch {
       // node:http ignores the listener's promise: a failure here (a socket gone mid-answer) must not become an unhandled rejection.
       if (!res.headersSent) {
@@ -34,7 +38,15 @@ export function toNodeHandler(handler: FetchHandler): NodeHandler {
   }
 }
 
-function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+/** Bytes of an unread request body read and discarded before answering; past them the connection is closed instead. */
+const DRAIN_LIMIT = 64 * 1024 * 1024
+
+const hasBody = (req: IncomingMessage) => {
+  const method = (req.method ?? 'GET').toUpperCase()
+  return method !== 'GET' && method !== 'HEAD'
+}
+
+function toRequest(req: IncomingMessage, signal: AbortSignal, body: ReadableStream<Uint8Array> | undefined): Request {
   const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true
   const host = req.headers.host ?? 'localhost'
   const path = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/'
@@ -58,24 +70,65 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
       // A header the Fetch API refuses (invalid characters) is left out.
     }
   }
-  const method = (req.method ?? 'GET').toUpperCase()
-  const hasBody = method !== 'GET' && method !== 'HEAD'
   return new Request(url, {
-    method,
+    method: (req.method ?? 'GET').toUpperCase(),
     headers,
     signal,
-    ...(hasBody && { body: bodyStream(req), duplex: 'half' as const }),
+    ...(body && { body, duplex: 'half' as const }),
   })
+}
+
+/**
+ * Reads the rest of a request body and discards it, up to `DRAIN_LIMIT`
+ * bytes. True once the request has arrived whole; false when it is larger
+ * than that or the client went away (the connection is then closed).
+ */
+function drain(req: IncomingMessage, res: ServerResponse, body: RequestBody | undefined): Promise<boolean> {
+  body?.discard()
+  if (req.destroyed || res.destroyed) return Promise.resolve(req.complete)
+  return new Promise<boolean>((resolve) => {
+    let read = 0
+    const done = (whole: boolean) => {
+      req.off('data', count)
+      req.off('end', ended)
+      req.off('close', closed)
+      res.off('close', closed)
+      resolve(whole)
+    }
+    const count = (chunk: Buffer) => {
+      read += chunk.byteLength
+      if (read > DRAIN_LIMIT) done(false)
+    }
+    const ended = () => done(true)
+    const closed = () => done(req.complete)
+    req.on('data', count)
+    req.once('end', ended)
+    req.once('close', closed)
+    res.once('close', closed)
+    req.resume()
+  })
+}
+
+interface RequestBody {
+  readonly stream: ReadableStream<Uint8Array>
+  /** Stops handing chunks to the stream: what arrives later is dropped. */
+  discard(): void
 }
 
 /**
  * The request as a Web stream that pauses the socket while the handler is not
  * reading. Once the handler cancels it (a 413), the rest is drained, unread.
  */
-function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+function bodyStream(req: IncomingMessage): RequestBody {
   let open = true
-  return new ReadableStream<Uint8Array>({
+  let close = () => {}
+  const stream = new ReadableStream<Uint8Array>({
     start(controller) {
+      close = () => {
+        if (!open) return
+        open = false
+        controller.close()
+      }
       const fail = (error: Error) => {
         if (!open) return
         open = false
@@ -104,13 +157,15 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
       req.resume()
     },
   })
+  return { stream, discard: () => close() }
 }
 
-async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+async function writeResponse(response: Response, res: ServerResponse, extra: Readonly<Record<string, string>>): Promise<void> {
   const headers: Record<string, string | string[]> = {}
   response.headers.forEach((value, key) => {
     if (key !== 'set-cookie') headers[key] = value
   })
+  Object.assign(headers, extra)
   const cookies = response.headers.getSetCookie()
   if (cookies.length > 0) headers['set-cookie'] = cookies
   res.writeHead(response.status, headers)
