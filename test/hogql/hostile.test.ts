@@ -24,6 +24,12 @@ const ANSWERED: Array<[string, unknown[]]> = [
   ["properties.$browser =~ '[''\"\\\\\\\\]'", [false, true]],
   ['1e300 + 1e300 + 1e300', [3e300, 3e300]],
   ['(((((((((((1)))))))))))', [1, 1]],
+  // Issue 13: stacked prefixes parse in linear time; 63 `not` is the deepest the compiler takes (64 levels with the literal).
+  ['not '.repeat(63) + 'true', [false, false]],
+  ['not '.repeat(62) + 'true', [true, true]],
+  ['- '.repeat(63) + '(1)', [-1, -1]],
+  ['true' + ' and not false'.repeat(50), [true, true]],
+  ['lower('.repeat(12) + 'properties.$browser' + ')'.repeat(12) + " = 'chrome'", [true, false]],
 ]
 
 /** Expressions refused with a ValidationError naming the node, before any SQL runs. */
@@ -70,6 +76,10 @@ const REFUSED: Array<[string, string, RegExp]> = [
   ['too long', "'" + 'a'.repeat(2001) + "'", /longer than 2000/],
   ['too many tokens', '1' + ' + 1'.repeat(100), /more than 160 tokens/],
   ['stacked not', 'not '.repeat(200) + 'true', /more than 160 tokens/],
+  // Issue 13: 150 stacked `not` froze the server for 20-55 s in PostHog's parser; now parsed at once and refused by depth.
+  ['150 stacked not', 'not '.repeat(150) + 'true', /HogQL Not `not not .*` nests deeper than 64 levels/],
+  ['64 stacked not', 'not '.repeat(64) + 'true', /nests deeper than 64 levels/],
+  ['159 stacked minus', '- '.repeat(159) + 'x', /nests deeper than 64 levels/],
   ['deep brackets', '('.repeat(13) + '1' + ')'.repeat(13), /deeper than 12/],
   ['deep calls', 'lower('.repeat(13) + 'event' + ')'.repeat(13), /deeper than 12/],
   ['deep arrays', '['.repeat(200) + ']'.repeat(200), /deeper than 12|more than 160/],

@@ -26,8 +26,7 @@ const compiledValues = new WeakMap<CompiledHogql, { value: Value; ctx: Ctx }>()
  * Parses `expression` and compiles it to SQL over `scope` (see "HogQL
  * expressions" in packages/core/README.md for the subset and its semantics).
  * Every literal and property key is a bound parameter. Throws
- * `ValidationError` at `path` naming the refused node. Requires
- * `loadHogqlParser()` to have resolved.
+ * `ValidationError` at `path` naming the refused node.
  */
 export function compileHogql(expression: string, scope: HogqlScope, path: Path): CompiledHogql {
   const { value, ctx } = compileValue(expression, scope, path)

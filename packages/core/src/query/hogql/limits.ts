@@ -1,9 +1,12 @@
 /**
- * Bounds checked on the text before it reaches the parser. PostHog's
- * WebAssembly parser (ANTLR, a small fixed stack) crashes on a few hundred
- * chained operators (`1 + 1 + ...`), hangs on ~140 stacked `not`, and its time
- * grows steeply with bracket nesting (40 nested `(` take most of a second), so
- * hostile text must be refused before parsing, never handed over.
+ * Bounds checked on the text before it is parsed. Core's parser (grammar.ts)
+ * is linear in the tokens; these bounds make the worst input fast. Measured
+ * by hand (Node 20, a shared 2-core machine, median of 180 runs after
+ * warm-up): the slowest accepted shape, 159 stacked `not`, parses in 0.17 ms
+ * and parses and compiles (refused by depth) in 0.6 ms; 63 stacked `-`, 80
+ * `and`, 12 nested calls and a 2000-character literal all take under 0.4 ms.
+ * PostHog's own parser (ANTLR in WebAssembly), used until issue 13, took 9.4 s
+ * on 150 stacked `not` in a fresh instance and 170 ms on 12 nested calls warm.
  */
 
 /** Longest expression accepted, in UTF-16 code units. */
