@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { SightlineDatabase, StorageAdapter, StorageDriver } from './storage.js'
 import type { DefinitionsCache } from './ingest/definitions-cache.js'
-import type { Mutex } from './util/mutex.js'
+import type { KeyedMutex } from './util/keyed-mutex.js'
 import type { QueryLimits } from './query/execution/query-limits.js'
 
 /** What every service of one engine shares. Internal: not exported from the package. */
@@ -12,10 +12,12 @@ export interface EngineContext {
   /** "Now": pinned by tests and demos through the `clock` option. */
   readonly clock: () => Date
   /**
-   * Serialises writes that read-modify-write persons, groups and definitions,
-   * so two captures in this process never race on the same person.
+   * Serialises writes by `WriteKey` (db/write-retries.ts): one project's
+   * writes (captures, persons, insights...) run one at a time, so two
+   * captures never race on the same person; other projects' writes run
+   * concurrently. Take it through `withWriteRetries` or `writeTransaction`.
    */
-  readonly writeLock: Mutex
+  readonly writeLocks: KeyedMutex
   /**
    * Ids of projects seen to exist. Projects are never deleted, so a hit needs
    * no query: capture asks on every batch.

@@ -28,7 +28,7 @@ import { DEFAULT_MAX_CONCURRENT_PER_PROJECT, DEFAULT_QUERY_TIMEOUT_MS, QueryExec
 import { DEFAULT_QUERY_LIMITS } from './query/execution/query-limits.js'
 import type { SightlineDatabase } from './storage.js'
 import { decodeOrThrow } from './util/decode.js'
-import { Mutex } from './util/mutex.js'
+import { KeyedMutex } from './util/keyed-mutex.js'
 
 /** One analytics engine over one storage. Every method returns a Promise. */
 export interface Sightline {
@@ -99,7 +99,7 @@ export async function createSightline(options: SightlineOptions): Promise<Sightl
     adapter: storage,
     driver,
     clock,
-    writeLock: new Mutex(),
+    writeLocks: new KeyedMutex(),
     knownProjects: new Set(),
     definitionsCache: new DefinitionsCache(),
     limits: DEFAULT_QUERY_LIMITS,
@@ -137,8 +137,8 @@ export async function createSightline(options: SightlineOptions): Promise<Sightl
     capture: (projectId: number, events: ReadonlyArray<CaptureInput>) => capture(ctx, projectId, events),
     close() {
       closed = true
-      // Writes already queued finish first, so a capture that resolved is never cut off.
-      closing ??= ctx.writeLock.run(async () => {
+      // Writes already queued, of every key, finish first, so a capture that resolved is never cut off.
+      closing ??= ctx.writeLocks.idle().then(async () => {
         await db.destroy()
         await driver.close()
       })

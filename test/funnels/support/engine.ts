@@ -11,7 +11,7 @@ import { rememberFailedSql } from '../../../packages/core/src/db/run.js'
 import { ClosedError } from '../../../packages/core/src/errors.js'
 import { DefinitionsCache } from '../../../packages/core/src/ingest/definitions-cache.js'
 import { DEFAULT_QUERY_LIMITS } from '../../../packages/core/src/query/execution/query-limits.js'
-import { Mutex } from '../../../packages/core/src/util/mutex.js'
+import { KeyedMutex } from '../../../packages/core/src/util/keyed-mutex.js'
 import { openEngine, type Engine } from '../../conformance/harness.js'
 import type { ConformanceTarget } from '../../conformance/target.js'
 
@@ -35,7 +35,7 @@ export async function openFunnelEngine(target: ConformanceTarget): Promise<Funne
     adapter,
     driver,
     clock,
-    writeLock: new Mutex(),
+    writeLocks: new KeyedMutex(),
     knownProjects: new Set(),
     definitionsCache: new DefinitionsCache(),
     limits: DEFAULT_QUERY_LIMITS,

@@ -7,7 +7,7 @@ import { Kysely } from 'kysely'
 import type { SightlineDatabase } from '@sightline/core/storage'
 import type { EngineContext } from '../../../packages/core/src/context.js'
 import { rememberFailedSql } from '../../../packages/core/src/db/run.js'
-import { Mutex } from '../../../packages/core/src/util/mutex.js'
+import { KeyedMutex } from '../../../packages/core/src/util/keyed-mutex.js'
 import { DefinitionsCache } from '../../../packages/core/src/ingest/definitions-cache.js'
 import { DEFAULT_QUERY_LIMITS } from '../../../packages/core/src/query/execution/query-limits.js'
 import { ClosedError } from '../../../packages/core/src/errors.js'
@@ -34,7 +34,7 @@ export async function openTrendEngine(target: ConformanceTarget, clock: () => Da
     adapter,
     driver,
     clock,
-    writeLock: new Mutex(),
+    writeLocks: new KeyedMutex(),
     knownProjects: new Set(),
     definitionsCache: new DefinitionsCache(),
     limits: DEFAULT_QUERY_LIMITS,

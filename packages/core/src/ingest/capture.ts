@@ -1,5 +1,5 @@
 import type { EngineContext } from '../context.js'
-import { withWriteRetries } from '../db/write-retries.js'
+import { projectWrites, withWriteRetries } from '../db/write-retries.js'
 import { CaptureBatch, type CaptureInput, type CaptureResult, type IngestionWarning } from '../model/capture-input.js'
 import { isPlainCaptureInput } from '../model/capture-input-fast-check.js'
 import type { Properties } from '../model/json.js'
@@ -35,7 +35,7 @@ export async function capture(ctx: EngineContext, projectId: number, input: unkn
   if (prepared.length === 0) return { stored: 0, duplicates: 0, warnings: [] }
 
   const nowMs = Math.floor(now / 1000)
-  const { result, definitionsWritten } = await withWriteRetries(ctx, 'capture', () =>
+  const { result, definitionsWritten } = await withWriteRetries(ctx, projectWrites(projectId), 'capture', () =>
       ctx.db.transaction().execute(async (trx) => {
         const warnings: IngestionWarning[] = []
         const fresh = await dropDuplicates(trx, projectId, prepared)

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { EngineContext } from '../context.js'
 import { runStorage } from '../db/run.js'
-import { withWriteRetries } from '../db/write-retries.js'
+import { projectWrites, withWriteRetries } from '../db/write-retries.js'
 import type { SightlineDatabase } from '../storage.js'
 import { formatTimestamp } from '../time/timestamp.js'
 
@@ -61,7 +61,7 @@ export function claimCacheEntry(ctx: EngineContext, projectId: number, key: stri
     on_merge: claim.onMerge,
     on_person_change: claim.onPersonChange,
   }
-  return withWriteRetries(ctx, 'claim insight cache', async () => {
+  return withWriteRetries(ctx, projectWrites(projectId), 'claim insight cache', async () => {
     await ctx.db
       .insertInto('insight_cache')
       .values({ project_id: projectId, cache_key: key, ...values })
@@ -77,7 +77,7 @@ export function claimCacheEntry(ctx: EngineContext, projectId: number, key: stri
  * project that expired before `nowMs` are removed on the way.
  */
 export function storeCacheEntry(ctx: EngineContext, projectId: number, key: string, token: string, entry: CacheEntry, nowMs: number): Promise<boolean> {
-  return withWriteRetries(ctx, 'store insight cache', async () => {
+  return withWriteRetries(ctx, projectWrites(projectId), 'store insight cache', async () => {
     const stored = await ctx.db
       .updateTable('insight_cache')
       .set({

@@ -12,7 +12,7 @@ import { decodeOrThrow } from '../util/decode.js'
 import { sameJson } from './plugin-json.js'
 import { findPlugin, isRowId, pluginConfigFromRow, projectOrganization } from './plugin-rows.js'
 import { configChanges, keepSecrets, secretKeys } from './secrets.js'
-import { writer } from './write.js'
+import { projectPluginWriter } from './write.js'
 
 type Db = EngineContext['db']
 
@@ -20,7 +20,7 @@ type Db = EngineContext['db']
 type ConfigRow = Selectable<PluginConfigsTable> & { plugin_name: string; plugin_config_schema: unknown }
 
 export function pluginConfigsService(ctx: EngineContext) {
-  const write = writer(ctx)
+  const write = projectPluginWriter(ctx)
 
   const find = async (db: Db, projectId: number, id: number): Promise<ConfigRow> => {
     if (!isRowId(id)) throw new NotFoundError('plugin config', id)
@@ -45,7 +45,7 @@ export function pluginConfigsService(ctx: EngineContext) {
      */
     async create(projectId: number, input: CreatePluginConfigInput, actor?: Actor): Promise<PluginConfig> {
       const c = decodeOrThrow(CreatePluginConfigInput, input, 'invalid plugin config')
-      return write('create plugin config', async (trx) => {
+      return write(projectId, 'create plugin config', async (trx) => {
         const organizationId = await projectOrganization(trx, projectId)
         const plugin = await findPlugin(trx, organizationId, c.pluginId)
         const taken = await trx.selectFrom('plugin_configs').select('id').where('project_id', '=', projectId).where('plugin_id', '=', plugin.id).executeTakeFirst()
@@ -106,7 +106,7 @@ export function pluginConfigsService(ctx: EngineContext) {
      */
     async update(projectId: number, id: number, input: UpdatePluginConfigInput, actor?: Actor): Promise<PluginConfig> {
       const patch = decodeOrThrow(UpdatePluginConfigInput, input, 'invalid plugin config update')
-      return write('update plugin config', async (trx) => {
+      return write(projectId, 'update plugin config', async (trx) => {
         const organizationId = await projectOrganization(trx, projectId)
         const before = await find(trx, projectId, id)
         const secrets = secretKeys(before.plugin_config_schema)
@@ -138,7 +138,7 @@ export function pluginConfigsService(ctx: EngineContext) {
 
     /** Removes the plugin from the project. */
     async delete(projectId: number, id: number, actor?: Actor): Promise<void> {
-      await write('delete plugin config', async (trx) => {
+      await write(projectId, 'delete plugin config', async (trx) => {
         const organizationId = await projectOrganization(trx, projectId)
         const row = await find(trx, projectId, id)
         await trx.deleteFrom('plugin_configs').where('id', '=', id).execute()

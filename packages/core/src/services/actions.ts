@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely'
 import type { EngineContext } from '../context.js'
 import { runStorage } from '../db/run.js'
+import { projectWrites, writeTransaction } from '../db/write-retries.js'
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js'
 import { changesBetween } from '../insights/changes.js'
 import { findProject, userSummaries, type ProjectInfo } from '../insights/rows.js'
@@ -95,7 +96,7 @@ const pinned = (given: string | null | undefined, current: string | null, now: s
   given === undefined ? undefined : given === null || given === '' ? null : current ?? now
 
 export function actionsService(ctx: EngineContext) {
-  const write = <T>(what: string, fn: (trx: Db) => Promise<T>) => ctx.writeLock.run(() => runStorage(what, () => ctx.db.transaction().execute(fn)))
+  const write = <T>(projectId: number, what: string, fn: (trx: Db) => Promise<T>) => writeTransaction(ctx, projectWrites(projectId), what, fn)
 
   const record = (db: Db, project: ProjectInfo, action: Action, actor: Actor | undefined, activity: string, changes: ReturnType<typeof changesBetween>) =>
     recordActivity(db, ctx.clock, { organizationId: project.organizationId, projectId: project.id, actor, scope: 'Action', itemId: action.id, activity, name: action.name, changes })
@@ -147,7 +148,7 @@ export function actionsService(ctx: EngineContext) {
       ctx.assertOpen()
       const a = decodeOrThrow(CreateActionInput, input, 'invalid action')
       checkActor(actor)
-      return write('create action', async (trx) => {
+      return write(projectId, 'create action', async (trx) => {
         const project = await findProject(trx, projectId)
         const checked = await steps(trx, project.id, a.steps ?? [])
         await checkName(trx, project.id, a.name, null)
@@ -186,7 +187,7 @@ export function actionsService(ctx: EngineContext) {
       ctx.assertOpen()
       const patch = decodeOrThrow(UpdateActionInput, input, 'invalid action')
       checkActor(actor)
-      return write('update action', async (trx) => {
+      return write(projectId, 'update action', async (trx) => {
         const project = await findProject(trx, projectId)
         const row = await findAction(trx, project.id, id)
         const [before] = await toActions(trx, [row])

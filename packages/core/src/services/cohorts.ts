@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { EngineContext } from '../context.js'
 import { runStorage } from '../db/run.js'
+import { projectWrites, writeTransaction } from '../db/write-retries.js'
 import { NotFoundError, ValidationError } from '../errors.js'
 import { changesBetween } from '../insights/changes.js'
 import { findProject, userSummaries, type ProjectInfo } from '../insights/rows.js'
@@ -44,7 +45,7 @@ function refuseListForDynamic(isStatic: boolean, input: { distinctIds?: unknown;
 }
 
 export function cohortsService(ctx: EngineContext) {
-  const write = <T>(what: string, fn: (trx: Db) => Promise<T>) => ctx.writeLock.run(() => runStorage(what, () => ctx.db.transaction().execute(fn)))
+  const write = <T>(projectId: number, what: string, fn: (trx: Db) => Promise<T>) => writeTransaction(ctx, projectWrites(projectId), what, fn)
 
   /** Rows as `Cohort`s, each with its `count` computed now (no background job: membership is read at query time). */
   const toCohorts = async (db: Db, rows: ReadonlyArray<CohortRow>, counts?: ReadonlyArray<number>): Promise<Cohort[]> => {
@@ -121,7 +122,7 @@ export function cohortsService(ctx: EngineContext) {
       const isStatic = c.isStatic ?? false
       refuseListForDynamic(isStatic, c)
       const filters = c.filters ?? NO_CRITERIA
-      const id = await write('create cohort', async (trx) => {
+      const id = await write(projectId, 'create cohort', async (trx) => {
         const project = await findProject(trx, projectId)
         await checkCohortDefinition({ ...ctx, db: trx }, project.id, 0, isStatic, filters)
         const row = await trx
@@ -155,7 +156,7 @@ export function cohortsService(ctx: EngineContext) {
       ctx.assertOpen()
       const patch = decodeOrThrow(UpdateCohortInput, input, 'invalid cohort')
       checkActor(actor)
-      await write('update cohort', async (trx) => {
+      await write(projectId, 'update cohort', async (trx) => {
         const project = await findProject(trx, projectId)
         const row = await findCohort(trx, project.id, id)
         const isStatic = patch.isStatic ?? row.is_static

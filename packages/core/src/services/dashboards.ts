@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { EngineContext } from '../context.js'
 import { runStorage } from '../db/run.js'
+import { projectWrites, writeTransaction } from '../db/write-retries.js'
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js'
 import { changesBetween } from '../insights/changes.js'
 import { displayName, findInsightRow, findProject, userSummaries, type ProjectInfo } from '../insights/rows.js'
@@ -119,7 +120,7 @@ export function dashboardsService(ctx: EngineContext) {
     })
   }
 
-  const write = <T>(what: string, fn: (trx: Db) => Promise<T>) => ctx.writeLock.run(() => runStorage(what, () => ctx.db.transaction().execute(fn)))
+  const write = <T>(projectId: number, what: string, fn: (trx: Db) => Promise<T>) => writeTransaction(ctx, projectWrites(projectId), what, fn)
 
   return {
     /** Creates a dashboard (no tiles yet). */
@@ -127,7 +128,7 @@ export function dashboardsService(ctx: EngineContext) {
       ctx.assertOpen()
       const d = decodeOrThrow(CreateDashboardInput, input, 'invalid dashboard')
       checkActor(actor)
-      return write('create dashboard', async (trx) => {
+      return write(projectId, 'create dashboard', async (trx) => {
         const project = await findProject(trx, projectId)
         const row = await trx
           .insertInto('dashboards')
@@ -174,7 +175,7 @@ export function dashboardsService(ctx: EngineContext) {
       ctx.assertOpen()
       const patch = decodeOrThrow(UpdateDashboardInput, input, 'invalid dashboard')
       checkActor(actor)
-      return write('update dashboard', async (trx) => {
+      return write(projectId, 'update dashboard', async (trx) => {
         const project = await findProject(trx, projectId)
         const before = await findDashboard(trx, project.id, id)
         if (patch.name !== undefined || patch.description !== undefined || patch.filters !== undefined) {
@@ -199,7 +200,7 @@ export function dashboardsService(ctx: EngineContext) {
     async delete(projectId: number, id: number, actor?: Actor): Promise<void> {
       ctx.assertOpen()
       checkActor(actor)
-      await write('delete dashboard', async (trx) => {
+      await write(projectId, 'delete dashboard', async (trx) => {
         const project = await findProject(trx, projectId)
         const row = await findDashboard(trx, project.id, id)
         await trx.updateTable('dashboards').set({ deleted: true }).where('id', '=', row.id).execute()
@@ -216,7 +217,7 @@ export function dashboardsService(ctx: EngineContext) {
       ctx.assertOpen()
       const t = decodeOrThrow(AddDashboardTileInput, input, 'invalid dashboard tile')
       checkActor(actor)
-      return write('add dashboard tile', async (trx) => {
+      return write(projectId, 'add dashboard tile', async (trx) => {
         const project = await findProject(trx, projectId)
         const dashboard = await findDashboard(trx, project.id, dashboardId)
         const insight = isRowId(t.insightId)
@@ -239,7 +240,7 @@ export function dashboardsService(ctx: EngineContext) {
     async updateTile(projectId: number, dashboardId: number, tileId: number, input: UpdateDashboardTileInput): Promise<DashboardTile> {
       ctx.assertOpen()
       const patch = decodeOrThrow(UpdateDashboardTileInput, input, 'invalid dashboard tile')
-      return write('update dashboard tile', async (trx) => {
+      return write(projectId, 'update dashboard tile', async (trx) => {
         const project = await findProject(trx, projectId)
         const dashboard = await findDashboard(trx, project.id, dashboardId)
         const tile = await findTile(trx, dashboard.id, tileId)
@@ -261,7 +262,7 @@ export function dashboardsService(ctx: EngineContext) {
     async removeTile(projectId: number, dashboardId: number, tileId: number, actor?: Actor): Promise<void> {
       ctx.assertOpen()
       checkActor(actor)
-      await write('remove dashboard tile', async (trx) => {
+      await write(projectId, 'remove dashboard tile', async (trx) => {
         const project = await findProject(trx, projectId)
         const dashboard = await findDashboard(trx, project.id, dashboardId)
         const tile = await findTile(trx, dashboard.id, tileId)

@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely'
 import type { EngineContext } from '../context.js'
 import { runStorage } from '../db/run.js'
+import { projectWrites, writeTransaction } from '../db/write-retries.js'
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js'
 import type { Actor } from '../model/actor.js'
 import {
@@ -82,49 +83,45 @@ export function eventDefinitionsService(ctx: EngineContext) {
       const patch = decodeOrThrow(UpdateEventDefinitionInput, input, 'invalid event definition')
       const createdAt = patch.createdAt === undefined ? undefined : isoOrThrow('created_at', patch.createdAt)
       const lastSeenAt = patch.lastSeenAt === undefined ? undefined : isoOrThrow('last_seen_at', patch.lastSeenAt)
-      return ctx.writeLock.run(() =>
-        runStorage('update event definition', () =>
-          ctx.db.transaction().execute(async (trx) => {
-            const before = eventDefinitionFromRow(await find(trx, projectId, id))
-            if (patch.name !== undefined && patch.name !== before.name) {
-              const taken = await trx.selectFrom('event_definitions').select('id').where('project_id', '=', projectId).where('name', '=', patch.name).executeTakeFirst()
-              if (taken) throw new ConflictError(`an event definition named ${JSON.stringify(patch.name)} already exists`, 'name')
-            }
-            const now = nowIso(ctx.clock)
-            await trx
-              .updateTable('event_definitions')
-              .set({
-                ...(patch.name !== undefined && { name: patch.name }),
-                ...(patch.description !== undefined && { description: patch.description }),
-                ...(patch.tags !== undefined && { tags: JSON.stringify([...new Set(patch.tags)]) }),
-                ...(patch.postToSlack !== undefined && { post_to_slack: patch.postToSlack }),
-                ...(createdAt !== undefined && { created_at: createdAt }),
-                ...(lastSeenAt !== undefined && { last_seen_at: lastSeenAt }),
-                last_updated_at: now,
-              })
-              .where('project_id', '=', projectId)
-              .where('id', '=', id)
-              .execute()
-            const after = eventDefinitionFromRow((await trx.selectFrom('event_definitions').selectAll().where('id', '=', id).executeTakeFirst())!)
-            // A renamed definition frees its old name: the next event of that name creates it again.
-            if (after.name !== before.name) ctx.definitionsCache.forget(DefinitionsCache.eventKey(projectId, before.name))
-            const changes = diffFields('EventDefinition', before as never, after as never, ['name', 'description', 'tags', 'postToSlack', 'createdAt', 'lastSeenAt'])
-            if (changes.length > 0) {
-              await recordActivity(trx, ctx.clock, {
-                organizationId: await organizationOf(trx, projectId),
-                projectId,
-                actor,
-                scope: 'EventDefinition',
-                itemId: id,
-                activity: 'updated',
-                name: after.name,
-                changes,
-              })
-            }
-            return after
-          }),
-        ),
-      )
+      return writeTransaction(ctx, projectWrites(projectId), 'update event definition', async (trx) => {
+        const before = eventDefinitionFromRow(await find(trx, projectId, id))
+        if (patch.name !== undefined && patch.name !== before.name) {
+          const taken = await trx.selectFrom('event_definitions').select('id').where('project_id', '=', projectId).where('name', '=', patch.name).executeTakeFirst()
+          if (taken) throw new ConflictError(`an event definition named ${JSON.stringify(patch.name)} already exists`, 'name')
+        }
+        const now = nowIso(ctx.clock)
+        await trx
+          .updateTable('event_definitions')
+          .set({
+            ...(patch.name !== undefined && { name: patch.name }),
+            ...(patch.description !== undefined && { description: patch.description }),
+            ...(patch.tags !== undefined && { tags: JSON.stringify([...new Set(patch.tags)]) }),
+            ...(patch.postToSlack !== undefined && { post_to_slack: patch.postToSlack }),
+            ...(createdAt !== undefined && { created_at: createdAt }),
+            ...(lastSeenAt !== undefined && { last_seen_at: lastSeenAt }),
+            last_updated_at: now,
+          })
+          .where('project_id', '=', projectId)
+          .where('id', '=', id)
+          .execute()
+        const after = eventDefinitionFromRow((await trx.selectFrom('event_definitions').selectAll().where('id', '=', id).executeTakeFirst())!)
+        // A renamed definition frees its old name: the next event of that name creates it again.
+        if (after.name !== before.name) ctx.definitionsCache.forget(DefinitionsCache.eventKey(projectId, before.name))
+        const changes = diffFields('EventDefinition', before as never, after as never, ['name', 'description', 'tags', 'postToSlack', 'createdAt', 'lastSeenAt'])
+        if (changes.length > 0) {
+          await recordActivity(trx, ctx.clock, {
+            organizationId: await organizationOf(trx, projectId),
+            projectId,
+            actor,
+            scope: 'EventDefinition',
+            itemId: id,
+            activity: 'updated',
+            name: after.name,
+            changes,
+          })
+        }
+        return after
+      })
     },
 
     /**
@@ -132,25 +129,21 @@ export function eventDefinitionsService(ctx: EngineContext) {
      * name, and the next event of that name creates the definition again).
      */
     async delete(projectId: number, id: string, actor?: Actor): Promise<void> {
-      await ctx.writeLock.run(() =>
-        runStorage('delete event definition', () =>
-          ctx.db.transaction().execute(async (trx) => {
-            const before = await find(trx, projectId, id)
-            await trx.deleteFrom('event_definitions').where('project_id', '=', projectId).where('id', '=', id).execute()
-            ctx.definitionsCache.forget(DefinitionsCache.eventKey(projectId, before.name))
-            await recordActivity(trx, ctx.clock, {
-              organizationId: await organizationOf(trx, projectId),
-              projectId,
-              actor,
-              scope: 'EventDefinition',
-              itemId: id,
-              activity: 'deleted',
-              name: before.name,
-              changes: [{ type: 'EventDefinition', action: 'deleted' }],
-            })
-          }),
-        ),
-      )
+      await writeTransaction(ctx, projectWrites(projectId), 'delete event definition', async (trx) => {
+        const before = await find(trx, projectId, id)
+        await trx.deleteFrom('event_definitions').where('project_id', '=', projectId).where('id', '=', id).execute()
+        ctx.definitionsCache.forget(DefinitionsCache.eventKey(projectId, before.name))
+        await recordActivity(trx, ctx.clock, {
+          organizationId: await organizationOf(trx, projectId),
+          projectId,
+          actor,
+          scope: 'EventDefinition',
+          itemId: id,
+          activity: 'deleted',
+          name: before.name,
+          changes: [{ type: 'EventDefinition', action: 'deleted' }],
+        })
+      })
     },
   }
 }

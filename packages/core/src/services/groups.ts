@@ -1,6 +1,6 @@
 import type { EngineContext } from '../context.js'
 import { runStorage } from '../db/run.js'
-import { withWriteRetries } from '../db/write-retries.js'
+import { projectWrites, withWriteRetries } from '../db/write-retries.js'
 import { ConflictError } from '../errors.js'
 import { GroupStore, MAX_GROUP_TYPES } from '../ingest/group-store.js'
 import { UpsertGroupInput, type Group, type GroupType } from '../model/group.js'
@@ -36,7 +36,7 @@ export function groupsService(ctx: EngineContext) {
       ctx.assertOpen()
       const g = sanitizeJson(decodeOrThrow(UpsertGroupInput, input, 'invalid group', [], { allowUnstorableText: true }))
       await requireProject(ctx, projectId)
-      const index = await withWriteRetries(ctx, 'upsert group', () =>
+      const index = await withWriteRetries(ctx, projectWrites(projectId), 'upsert group', () =>
           ctx.db.transaction().execute(async (trx) => {
             const store = new GroupStore(trx, projectId, ctx.adapter.capabilities)
             const index = await store.typeIndex(g.groupType, g.groupTypeIndex)

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { EngineContext } from '../context.js'
 import { runStorage } from '../db/run.js'
+import { projectWrites, withWriteRetries, writeTransaction } from '../db/write-retries.js'
 import { ConflictError, ValidationError } from '../errors.js'
 import { changesBetween, jsonEqual } from '../insights/changes.js'
 import { displayName, findInsightRow, findProject, toInsights, type InsightRow, type ProjectInfo } from '../insights/rows.js'
@@ -143,51 +144,47 @@ export function insightsService(ctx: EngineContext, analyses: InsightAnalyses) {
       ctx.assertOpen()
       const i = decodeOrThrow(CreateInsightInput, input, 'invalid insight')
       checkActor(actor)
-      return ctx.writeLock.run(() =>
-        runStorage('create insight', () =>
-          ctx.db.transaction().execute(async (trx) => {
-            const project = await findProject(trx, projectId)
-            const dashboards = await resolveDashboards(trx, project.id, i.dashboards ?? [])
-            const taken = async (shortId: string) =>
-              (await trx.selectFrom('insights').select('id').where('project_id', '=', project.id).where('short_id', '=', shortId).executeTakeFirst()) !== undefined
-            let shortId = generateShortId()
-            for (let attempt = 1; await taken(shortId); attempt++) {
-              if (attempt === SHORT_ID_ATTEMPTS) throw new ConflictError('no free short id found for the insight', 'short_id')
-              shortId = generateShortId()
-            }
-            const now = nowIso(ctx.clock)
-            const row = await trx
-              .insertInto('insights')
-              .values({
-                project_id: project.id,
-                short_id: shortId,
-                name: i.name ?? null,
-                derived_name: i.derivedName ?? null,
-                description: i.description ?? null,
-                filters: JSON.stringify(i.filters ?? {}),
-                query: jsonOrNull(i.query ?? null),
-                order: i.order ?? null,
-                deleted: i.deleted ?? false,
-                favorited: i.favorited ?? false,
-                saved: i.saved ?? true,
-                tags: JSON.stringify(normalizeTags(i.tags ?? [])),
-                is_sample: false,
-                created_at: now,
-                created_by: actor?.userId ?? null,
-                updated_at: now,
-                last_modified_at: now,
-                last_modified_by: actor?.userId ?? null,
-                last_refresh: null,
-              })
-              .returningAll()
-              .executeTakeFirstOrThrow()
-            for (const d of dashboards) if (!d.deleted) await putTile(trx, now, d.id, row.id)
-            if (actor) await recordView(trx, project.id, row.id, actor.userId, now)
-            await record(trx, project, row, actor, 'created', [])
-            return one(trx, project, row)
-          }),
-        ),
-      )
+      return writeTransaction(ctx, projectWrites(projectId), 'create insight', async (trx) => {
+        const project = await findProject(trx, projectId)
+        const dashboards = await resolveDashboards(trx, project.id, i.dashboards ?? [])
+        const taken = async (shortId: string) =>
+          (await trx.selectFrom('insights').select('id').where('project_id', '=', project.id).where('short_id', '=', shortId).executeTakeFirst()) !== undefined
+        let shortId = generateShortId()
+        for (let attempt = 1; await taken(shortId); attempt++) {
+          if (attempt === SHORT_ID_ATTEMPTS) throw new ConflictError('no free short id found for the insight', 'short_id')
+          shortId = generateShortId()
+        }
+        const now = nowIso(ctx.clock)
+        const row = await trx
+          .insertInto('insights')
+          .values({
+            project_id: project.id,
+            short_id: shortId,
+            name: i.name ?? null,
+            derived_name: i.derivedName ?? null,
+            description: i.description ?? null,
+            filters: JSON.stringify(i.filters ?? {}),
+            query: jsonOrNull(i.query ?? null),
+            order: i.order ?? null,
+            deleted: i.deleted ?? false,
+            favorited: i.favorited ?? false,
+            saved: i.saved ?? true,
+            tags: JSON.stringify(normalizeTags(i.tags ?? [])),
+            is_sample: false,
+            created_at: now,
+            created_by: actor?.userId ?? null,
+            updated_at: now,
+            last_modified_at: now,
+            last_modified_by: actor?.userId ?? null,
+            last_refresh: null,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow()
+        for (const d of dashboards) if (!d.deleted) await putTile(trx, now, d.id, row.id)
+        if (actor) await recordView(trx, project.id, row.id, actor.userId, now)
+        await record(trx, project, row, actor, 'created', [])
+        return one(trx, project, row)
+      })
     },
 
     /**
@@ -234,68 +231,62 @@ export function insightsService(ctx: EngineContext, analyses: InsightAnalyses) {
       const patch = decodeOrThrow(UpdateInsightInput, input, 'invalid insight')
       checkActor(actor)
       const tags = patch.tags && normalizeTags(patch.tags)
-      return ctx.writeLock.run(() =>
-        runStorage('update insight', () =>
-          ctx.db.transaction().execute(async (trx) => {
-            const project = await findProject(trx, projectId)
-            const row = await findInsightRow(trx, project.id, id, { includeDeleted: patch.deleted === false })
-            const wanted = patch.dashboards && (await resolveDashboards(trx, project.id, patch.dashboards))
-            const before = await one(trx, project, row)
-            const now = nowIso(ctx.clock)
-            const material =
-              (patch.name !== undefined && patch.name !== row.name) ||
-              (patch.description !== undefined && patch.description !== row.description) ||
-              (patch.filters !== undefined && !jsonEqual(patch.filters, row.filters)) ||
-              (patch.query !== undefined && !jsonEqual(patch.query, row.query ?? null))
-            await trx
-              .updateTable('insights')
-              .set({
-                ...(patch.name !== undefined && { name: patch.name }),
-                ...(patch.derivedName !== undefined && { derived_name: patch.derivedName }),
-                ...(patch.description !== undefined && { description: patch.description }),
-                ...(patch.filters !== undefined && { filters: JSON.stringify(patch.filters) }),
-                ...(patch.query !== undefined && { query: jsonOrNull(patch.query) }),
-                ...(patch.order !== undefined && { order: patch.order }),
-                ...(patch.deleted !== undefined && { deleted: patch.deleted }),
-                ...(tags !== undefined && { tags: JSON.stringify(tags) }),
-                ...(patch.favorited !== undefined && { favorited: patch.favorited }),
-                // PostHog: an edit turns a sample into the user's own, and marks the insight saved unless told otherwise.
-                saved: patch.saved ?? true,
-                is_sample: false,
-                updated_at: now,
-                ...(material && { last_modified_at: now, last_modified_by: actor?.userId ?? null }),
-              })
-              .where('id', '=', row.id)
-              .execute()
-            let dashboardsChange: ActivityChange | null = null
-            if (patch.deleted === true) {
-              await trx.updateTable('dashboard_tiles').set({ deleted: true }).where('insight_id', '=', row.id).where('deleted', '=', false).execute()
-            } else if (wanted) {
-              dashboardsChange = await placeOnDashboards(trx, now, project.id, row.id, wanted)
-            }
-            const afterRow = await findInsightRow(trx, project.id, row.id, { includeDeleted: true })
-            const after = await one(trx, project, afterRow)
-            const changes = changesBetween('Insight', before, after, ACTIVITY_FIELDS)
-            if (dashboardsChange) changes.push(dashboardsChange)
-            const deleted = changes.find((c) => c.field === 'deleted')
-            if (changes.length > 0) await record(trx, project, afterRow, actor, deleted ? (deleted.after ? 'deleted' : 'restored') : 'updated', changes)
-            return after
-          }),
-        ),
-      )
+      return writeTransaction(ctx, projectWrites(projectId), 'update insight', async (trx) => {
+        const project = await findProject(trx, projectId)
+        const row = await findInsightRow(trx, project.id, id, { includeDeleted: patch.deleted === false })
+        const wanted = patch.dashboards && (await resolveDashboards(trx, project.id, patch.dashboards))
+        const before = await one(trx, project, row)
+        const now = nowIso(ctx.clock)
+        const material =
+          (patch.name !== undefined && patch.name !== row.name) ||
+          (patch.description !== undefined && patch.description !== row.description) ||
+          (patch.filters !== undefined && !jsonEqual(patch.filters, row.filters)) ||
+          (patch.query !== undefined && !jsonEqual(patch.query, row.query ?? null))
+        await trx
+          .updateTable('insights')
+          .set({
+            ...(patch.name !== undefined && { name: patch.name }),
+            ...(patch.derivedName !== undefined && { derived_name: patch.derivedName }),
+            ...(patch.description !== undefined && { description: patch.description }),
+            ...(patch.filters !== undefined && { filters: JSON.stringify(patch.filters) }),
+            ...(patch.query !== undefined && { query: jsonOrNull(patch.query) }),
+            ...(patch.order !== undefined && { order: patch.order }),
+            ...(patch.deleted !== undefined && { deleted: patch.deleted }),
+            ...(tags !== undefined && { tags: JSON.stringify(tags) }),
+            ...(patch.favorited !== undefined && { favorited: patch.favorited }),
+            // PostHog: an edit turns a sample into the user's own, and marks the insight saved unless told otherwise.
+            saved: patch.saved ?? true,
+            is_sample: false,
+            updated_at: now,
+            ...(material && { last_modified_at: now, last_modified_by: actor?.userId ?? null }),
+          })
+          .where('id', '=', row.id)
+          .execute()
+        let dashboardsChange: ActivityChange | null = null
+        if (patch.deleted === true) {
+          await trx.updateTable('dashboard_tiles').set({ deleted: true }).where('insight_id', '=', row.id).where('deleted', '=', false).execute()
+        } else if (wanted) {
+          dashboardsChange = await placeOnDashboards(trx, now, project.id, row.id, wanted)
+        }
+        const afterRow = await findInsightRow(trx, project.id, row.id, { includeDeleted: true })
+        const after = await one(trx, project, afterRow)
+        const changes = changesBetween('Insight', before, after, ACTIVITY_FIELDS)
+        if (dashboardsChange) changes.push(dashboardsChange)
+        const deleted = changes.find((c) => c.field === 'deleted')
+        if (changes.length > 0) await record(trx, project, afterRow, actor, deleted ? (deleted.after ? 'deleted' : 'restored') : 'updated', changes)
+        return after
+      })
     },
 
     /** Records (or refreshes) that the user viewed the insight now. The activity log is not touched. */
     async viewed(projectId: number, id: number, actor: Actor): Promise<void> {
       ctx.assertOpen()
       checkActor(actor, true)
-      await ctx.writeLock.run(() =>
-        runStorage('record insight view', async () => {
-          const project = await findProject(ctx.db, projectId)
-          const row = await findInsightRow(ctx.db, project.id, id)
-          await recordView(ctx.db, project.id, row.id, actor.userId, nowIso(ctx.clock))
-        }),
-      )
+      await withWriteRetries(ctx, projectWrites(projectId), 'record insight view', async () => {
+        const project = await findProject(ctx.db, projectId)
+        const row = await findInsightRow(ctx.db, project.id, id)
+        await recordView(ctx.db, project.id, row.id, actor.userId, nowIso(ctx.clock))
+      })
     },
 
     /** The last 5 insights (not deleted) the user viewed in the project, most recently viewed first. */

@@ -1,6 +1,6 @@
 import type { EngineContext } from '../context.js'
 import { runStorage } from '../db/run.js'
-import { withWriteRetries } from '../db/write-retries.js'
+import { projectWrites, withWriteRetries } from '../db/write-retries.js'
 import { ValidationError } from '../errors.js'
 import { UpsertPersonInput, type Person } from '../model/person.js'
 import { PersonStore } from '../ingest/person-store.js'
@@ -58,23 +58,24 @@ export function personsService(ctx: EngineContext) {
       if (createdAt === null) throw new ValidationError([{ path: ['createdAt'], message: `not an ISO 8601 date-time: ${JSON.stringify(p.createdAt)}` }])
       await requireProject(ctx, projectId)
       const [first, ...rest] = p.distinctIds
-      await withWriteRetries(ctx, 'upsert person', () =>
-          ctx.db.transaction().execute(async (trx) => {
-            const store = new PersonStore(trx, projectId, ctx.adapter.capabilities)
-            await store.load(p.distinctIds)
-            const person = store.get(first) ?? store.create(first, createdAt ?? dateToMicros(ctx.clock()), {}, p.isIdentified ?? true)
-            for (const id of rest) {
-              const other = store.get(id)
-              if (!other) store.addDistinctId(person, id)
-              else store.merge(person, other)
-            }
-            if (createdAt !== undefined) person.createdAt = createdAt
-            if (p.isIdentified !== undefined) person.isIdentified = p.isIdentified
-            store.update(person, { set: p.properties ?? {}, setOnce: {}, unset: [] })
-            await store.flush()
-          }),
-      )
-      return (await get(projectId, first))!
+      // The person is read back under the lock too: a write of the project in between could merge it away.
+      return withWriteRetries(ctx, projectWrites(projectId), 'upsert person', async () => {
+        await ctx.db.transaction().execute(async (trx) => {
+          const store = new PersonStore(trx, projectId, ctx.adapter.capabilities)
+          await store.load(p.distinctIds)
+          const person = store.get(first) ?? store.create(first, createdAt ?? dateToMicros(ctx.clock()), {}, p.isIdentified ?? true)
+          for (const id of rest) {
+            const other = store.get(id)
+            if (!other) store.addDistinctId(person, id)
+            else store.merge(person, other)
+          }
+          if (createdAt !== undefined) person.createdAt = createdAt
+          if (p.isIdentified !== undefined) person.isIdentified = p.isIdentified
+          store.update(person, { set: p.properties ?? {}, setOnce: {}, unset: [] })
+          await store.flush()
+        })
+        return (await get(projectId, first))!
+      })
     },
   }
 }

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely'
 import type { PluginRepositoryEntry, SightlineConfig } from '../config.js'
 import type { EngineContext } from '../context.js'
 import { runStorage } from '../db/run.js'
+import { organizationWrites } from '../db/write-retries.js'
 import { ConflictError, ValidationError } from '../errors.js'
 import type { ActivityEntry } from '../model/activity.js'
 import type { Actor } from '../model/actor.js'
@@ -66,7 +67,7 @@ export function pluginsService(ctx: EngineContext, config: SightlineConfig) {
       if (pluginType === 'repository' && !entry) {
         throw new ValidationError([{ path: ['name'], message: `no plugin named ${JSON.stringify(p.name)} in the plugin repository` }], { context: 'invalid plugin' })
       }
-      return write('create plugin', async (trx) => {
+      return write(organizationWrites(organizationId), 'create plugin', async (trx) => {
         const orgName = await organizationName(trx, organizationId)
         if (entry) {
           const urls = await trx.selectFrom('plugins').select('url').where('organization_id', '=', organizationId).where('url', '<>', '').execute()
@@ -123,7 +124,7 @@ export function pluginsService(ctx: EngineContext, config: SightlineConfig) {
     /** Changes the writeable fields; records the changed fields in the activity log. The URL stays the one installed from. */
     async update(organizationId: string, id: number, input: UpdatePluginInput, actor?: Actor): Promise<Plugin> {
       const patch = decodeOrThrow(UpdatePluginInput, input, 'invalid plugin update')
-      return write('update plugin', async (trx) => {
+      return write(organizationWrites(organizationId), 'update plugin', async (trx) => {
         const orgName = await organizationName(trx, organizationId)
         const now = ctx.clock()
         const before = pluginFromRow(await findPlugin(trx, organizationId, id), orgName, now)
@@ -160,7 +161,7 @@ export function pluginsService(ctx: EngineContext, config: SightlineConfig) {
      * project. A global plugin must be made local first (`ConflictError`), as PostHog.
      */
     async delete(organizationId: string, id: number, actor?: Actor): Promise<void> {
-      await write('delete plugin', async (trx) => {
+      await write(organizationWrites(organizationId), 'delete plugin', async (trx) => {
         await organizationName(trx, organizationId)
         const row = await findPlugin(trx, organizationId, id)
         if (row.is_global) throw new ConflictError('this plugin is marked as global: make it local before uninstalling it', 'isGlobal')
@@ -186,7 +187,7 @@ export function pluginsService(ctx: EngineContext, config: SightlineConfig) {
      * (always for `source` and `local` plugins). Not an edit: no activity entry.
      */
     async checkForUpdates(organizationId: string, id: number): Promise<Plugin> {
-      return write('check plugin for updates', async (trx) => {
+      return write(organizationWrites(organizationId), 'check plugin for updates', async (trx) => {
         const orgName = await organizationName(trx, organizationId)
         const row = await findPlugin(trx, organizationId, id)
         const now = ctx.clock()
@@ -221,7 +222,7 @@ export function pluginsService(ctx: EngineContext, config: SightlineConfig) {
       const edits = decodeOrThrow(PluginSourceUpdate, files, 'invalid plugin source')
       const pluginJsonEdit = edits['plugin.json']
       if (typeof pluginJsonEdit === 'string') readPluginJson(pluginJsonEdit) // refused before anything is written
-      return write('update plugin source', async (trx) => {
+      return write(organizationWrites(organizationId), 'update plugin source', async (trx) => {
         await organizationName(trx, organizationId)
         const row = await findPlugin(trx, organizationId, id)
         const now = nowIso(ctx.clock)
@@ -251,7 +252,7 @@ export function pluginsService(ctx: EngineContext, config: SightlineConfig) {
      * always for `source` and `local` plugins (as PostHog).
      */
     async upgrade(organizationId: string, id: number, actor?: Actor): Promise<Plugin> {
-      return write('upgrade plugin', async (trx) => {
+      return write(organizationWrites(organizationId), 'upgrade plugin', async (trx) => {
         const orgName = await organizationName(trx, organizationId)
         const row = await findPlugin(trx, organizationId, id)
         const now = ctx.clock()

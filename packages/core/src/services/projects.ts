@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { EngineContext } from '../context.js'
 import { runStorage } from '../db/run.js'
+import { organizationWrites, projectWrites, writeTransaction } from '../db/write-retries.js'
 import { NotFoundError } from '../errors.js'
 import { CreateProjectInput, Project, UpdateProjectInput } from '../model/project.js'
 import type { ProjectsTable } from '../storage.js'
@@ -48,40 +49,36 @@ export function projectsService(ctx: EngineContext) {
       ctx.assertOpen()
       const p = decodeOrThrow(CreateProjectInput, input, 'invalid project')
       const now = nowIso(ctx.clock)
-      return ctx.writeLock.run(() =>
-        runStorage('create project', () =>
-          ctx.db.transaction().execute(async (trx) => {
-            const org = await trx.selectFrom('organizations').select('id').where('id', '=', p.organizationId).executeTakeFirst()
-            if (!org) throw new NotFoundError('organization', p.organizationId)
-            const row = await trx
-              .insertInto('projects')
-              .values({
-                uuid: randomUUID(),
-                organization_id: p.organizationId,
-                name: p.name,
-                api_token: newApiToken(),
-                timezone: p.timezone ?? 'UTC',
-                week_start_day: p.weekStartDay ?? 0,
-                test_account_filters: JSON.stringify(p.testAccountFilters ?? []),
-                path_cleaning_filters: JSON.stringify(p.pathCleaningFilters ?? []),
-                created_at: now,
-                updated_at: now,
-              })
-              .returningAll()
-              .executeTakeFirstOrThrow()
-            await recordActivity(trx, ctx.clock, {
-              organizationId: row.organization_id,
-              projectId: row.id,
-              actor,
-              scope: 'Project',
-              itemId: row.id,
-              activity: 'created',
-              name: row.name,
-            })
-            return fromRow(row)
-          }),
-        ),
-      )
+      return writeTransaction(ctx, organizationWrites(p.organizationId), 'create project', async (trx) => {
+        const org = await trx.selectFrom('organizations').select('id').where('id', '=', p.organizationId).executeTakeFirst()
+        if (!org) throw new NotFoundError('organization', p.organizationId)
+        const row = await trx
+          .insertInto('projects')
+          .values({
+            uuid: randomUUID(),
+            organization_id: p.organizationId,
+            name: p.name,
+            api_token: newApiToken(),
+            timezone: p.timezone ?? 'UTC',
+            week_start_day: p.weekStartDay ?? 0,
+            test_account_filters: JSON.stringify(p.testAccountFilters ?? []),
+            path_cleaning_filters: JSON.stringify(p.pathCleaningFilters ?? []),
+            created_at: now,
+            updated_at: now,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow()
+        await recordActivity(trx, ctx.clock, {
+          organizationId: row.organization_id,
+          projectId: row.id,
+          actor,
+          scope: 'Project',
+          itemId: row.id,
+          activity: 'created',
+          name: row.name,
+        })
+        return fromRow(row)
+      })
     },
 
     /** The project, or `NotFoundError`. */
@@ -129,24 +126,20 @@ export function projectsService(ctx: EngineContext) {
   async function writeProject(id: number, activity: string, actor: Actor | undefined, set: Updateable<Pick<ProjectsTable, 'name' | 'timezone' | 'week_start_day' | 'test_account_filters' | 'path_cleaning_filters' | 'api_token'>>): Promise<Project> {
     ctx.assertOpen()
     if (!Number.isSafeInteger(id)) throw new NotFoundError('project', id)
-    return ctx.writeLock.run(() =>
-      runStorage('update project', () =>
-        ctx.db.transaction().execute(async (trx) => {
-          const beforeRow = await trx.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst()
-          if (!beforeRow) throw new NotFoundError('project', id)
-          await trx.updateTable('projects').set({ ...set, updated_at: nowIso(ctx.clock) }).where('id', '=', id).execute()
-          const after = fromRow((await trx.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst())!)
-          const before = fromRow(beforeRow)
-          const changes = diffFields('Project', before as never, after as never, ['name', 'timezone', 'weekStartDay', 'testAccountFilters', 'pathCleaningFilters']).concat(
-            before.apiToken !== after.apiToken ? [{ type: 'Project', action: 'changed' as const, field: 'apiToken' }] : [],
-          )
-          if (changes.length > 0) {
-            await recordActivity(trx, ctx.clock, { organizationId: after.organizationId, projectId: id, actor, scope: 'Project', itemId: id, activity, name: after.name, changes })
-          }
-          return after
-        }),
-      ),
-    )
+    return writeTransaction(ctx, projectWrites(id), 'update project', async (trx) => {
+      const beforeRow = await trx.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst()
+      if (!beforeRow) throw new NotFoundError('project', id)
+      await trx.updateTable('projects').set({ ...set, updated_at: nowIso(ctx.clock) }).where('id', '=', id).execute()
+      const after = fromRow((await trx.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst())!)
+      const before = fromRow(beforeRow)
+      const changes = diffFields('Project', before as never, after as never, ['name', 'timezone', 'weekStartDay', 'testAccountFilters', 'pathCleaningFilters']).concat(
+        before.apiToken !== after.apiToken ? [{ type: 'Project', action: 'changed' as const, field: 'apiToken' }] : [],
+      )
+      if (changes.length > 0) {
+        await recordActivity(trx, ctx.clock, { organizationId: after.organizationId, projectId: id, actor, scope: 'Project', itemId: id, activity, name: after.name, changes })
+      }
+      return after
+    })
   }
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Selectable } from 'kysely'
 import type { EngineContext } from '../context.js'
 import { runStorage } from '../db/run.js'
+import { GLOBAL_WRITES, writeTransaction } from '../db/write-retries.js'
 import { ConflictError, NotFoundError } from '../errors.js'
 import { CreateUserInput, User } from '../model/user.js'
 import type { UsersTable } from '../storage.js'
@@ -45,35 +46,31 @@ export function usersService(ctx: EngineContext) {
       const u = decodeOrThrow(CreateUserInput, input, 'invalid user')
       const email = u.email.toLowerCase()
       const now = nowIso(ctx.clock)
-      return ctx.writeLock.run(() =>
-        runStorage('create user', () =>
-          ctx.db.transaction().execute(async (trx) => {
-            const taken = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()
-            if (taken) throw new ConflictError(`a user with e-mail ${email} already exists`, 'email')
-            for (const orgId of u.organizationIds ?? []) {
-              const org = await trx.selectFrom('organizations').select('id').where('id', '=', orgId).executeTakeFirst()
-              if (!org) throw new NotFoundError('organization', orgId)
-            }
-            const row = await trx
-              .insertInto('users')
-              .values({
-                uuid: randomUUID(),
-                distinct_id: uuidv7(),
-                email,
-                first_name: u.firstName,
-                last_name: u.lastName ?? '',
-                is_email_verified: u.isEmailVerified ?? false,
-                created_at: now,
-              })
-              .returningAll()
-              .executeTakeFirstOrThrow()
-            for (const orgId of new Set(u.organizationIds ?? [])) {
-              await trx.insertInto('organization_memberships').values({ organization_id: orgId, user_id: row.id, level: MEMBER, joined_at: now }).execute()
-            }
-            return userFromRow(row)
-          }),
-        ),
-      )
+      return writeTransaction(ctx, GLOBAL_WRITES, 'create user', async (trx) => {
+        const taken = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()
+        if (taken) throw new ConflictError(`a user with e-mail ${email} already exists`, 'email')
+        for (const orgId of u.organizationIds ?? []) {
+          const org = await trx.selectFrom('organizations').select('id').where('id', '=', orgId).executeTakeFirst()
+          if (!org) throw new NotFoundError('organization', orgId)
+        }
+        const row = await trx
+          .insertInto('users')
+          .values({
+            uuid: randomUUID(),
+            distinct_id: uuidv7(),
+            email,
+            first_name: u.firstName,
+            last_name: u.lastName ?? '',
+            is_email_verified: u.isEmailVerified ?? false,
+            created_at: now,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow()
+        for (const orgId of new Set(u.organizationIds ?? [])) {
+          await trx.insertInto('organization_memberships').values({ organization_id: orgId, user_id: row.id, level: MEMBER, joined_at: now }).execute()
+        }
+        return userFromRow(row)
+      })
     },
 
     /** The user, or `NotFoundError`. */
