@@ -38,7 +38,7 @@ export async function runRetention(ctx: EngineContext, projectId: number, params
     rows: window.starts.length * blocks,
     columns: window.lookahead,
     // Each cell carries a people URL that repeats the request.
-    bytesPerCell: encodeParams(request.params).length + 200,
+    bytesPerCell: encodeParams(request.params).length + 300,
     rowsAttr: blocks > window.starts.length ? 'breakdown_limit' : 'date_from',
     columnsAttr: 'total_intervals',
   })

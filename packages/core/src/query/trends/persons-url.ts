@@ -33,11 +33,26 @@ export function encodeParams(params: Record<string, unknown>): string {
  * slash: `api/projects/{id}/persons/trends/?...`.
  */
 export function personsLink(projectId: number, request: TrendRequest, point: Record<string, unknown>): PersonsLink {
-  const params: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(request.params)) if (!(POINT_KEYS as ReadonlyArray<string>).includes(key)) params[key] = value
-  params.insight = request.insight
   const filter = Object.fromEntries(Object.entries(point).filter(([, v]) => v !== undefined && v !== null))
-  return { url: `api/projects/${projectId}/persons/trends/?${encodeParams({ ...params, ...filter })}`, filter }
+  const base = baseQuery(request)
+  const own = encodeParams(filter)
+  return { url: `api/projects/${projectId}/persons/trends/?${base}${base && own ? '&' : ''}${own}`, filter }
+}
+
+// Every point of a result shares the request's part of the query: encoded once per request, not once per point.
+const baseQueries = new WeakMap<TrendRequest, string>()
+
+/** The request's parameters without the point keys, `insight` set, encoded (URLSearchParams joins pairs with `&`). */
+function baseQuery(request: TrendRequest): string {
+  let base = baseQueries.get(request)
+  if (base === undefined) {
+    const params: Record<string, unknown> = {}
+    for (const [key, value] of Object.entries(request.params)) if (!(POINT_KEYS as ReadonlyArray<string>).includes(key)) params[key] = value
+    params.insight = request.insight
+    base = encodeParams(params)
+    baseQueries.set(request, base)
+  }
+  return base
 }
 
 /** The entity keys of a series. */

@@ -1,5 +1,6 @@
 import type { EngineContext } from '../../context.js'
 import { nowIso } from '../../time/timestamp.js'
+import { yieldToEventLoop } from '../../util/yield-to-event-loop.js'
 import { runLifecycle } from '../lifecycle/run-lifecycle.js'
 import { runStickiness } from '../stickiness/run-stickiness.js'
 import { applyFormula } from './apply-formula.js'
@@ -51,7 +52,11 @@ async function trendResult(ctx: EngineContext, env: QueryEnv, request: TrendRequ
   for (const period of periods) {
     const perSeries: TrendSeriesObject[][] = []
     // One query (or two, for Other) per series; the connection runs them one at a time anyway.
-    for (const series of request.series) perSeries.push(seriesObjects(request, await seriesValues(ctx, env, request, series, period), projectId, env.extensions))
+    for (const series of request.series) {
+      perSeries.push(seriesObjects(request, await seriesValues(ctx, env, request, series, period), projectId, env.extensions))
+      // Shaping a large series takes a while: other requests (and this one's timeout) get their turn between series.
+      await yieldToEventLoop()
+    }
     if (request.formula) {
       out.push(
         ...applyFormula(perSeries, {

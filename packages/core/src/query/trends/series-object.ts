@@ -93,13 +93,16 @@ export function seriesObjects(request: TrendRequest, outcome: SeriesOutcome, pro
   const series = stored ? { ...outcome.series, label: stored } : outcome.series
   const filter = filterObject(request, period)
   const action = actionObject(series, period)
+  // The same for every row: computed once, copied per row.
+  const labels = request.totalValue ? [] : period.starts.map((ms) => bucketLabel(period, ms))
+  const days = request.totalValue ? [] : period.starts.map((ms) => bucketDay(period, ms))
   return outcome.rows.map((row) => {
     const base: TrendSeriesObject = request.totalValue
       ? { data: [], days: [], count: 0, aggregated_value: row.values[0] ?? 0, label: rowLabel(request, series, row, names), filter, action }
       : {
           data: [...row.values],
-          labels: period.starts.map((ms) => bucketLabel(period, ms)),
-          days: period.starts.map((ms) => bucketDay(period, ms)),
+          labels: [...labels],
+          days: [...days],
           count: request.display === 'ActionsLineGraphCumulative' ? (row.values[row.values.length - 1] ?? 0) : row.values.reduce((a, b) => a + b, 0),
           label: rowLabel(request, series, row, names),
           filter,

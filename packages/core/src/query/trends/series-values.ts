@@ -68,10 +68,11 @@ export async function seriesValues(ctx: EngineContext, env: QueryEnv, request: T
     return { series, period, rows: [list ? rowOf(list) : { parts: [], values: new Array(width).fill(0), other: false }] }
   }
 
-  // Ranked by each value's total before any dense row is kept: memory holds
-  // the fetched cells and the kept rows, not one row of every bucket for
-  // each of thousands of values.
-  const totals = [...byKey.values()].map((list) => ({ list, parts: list[0]!.parts, values: [sum(rowOf(list).values)] }))
+  // Ranked by each value's total, read off its cells: memory and time follow
+  // the fetched cells and the kept rows, never a row of every bucket for each
+  // of thousands of values.
+  const cumulative = request.display === 'ActionsLineGraphCumulative' && !request.totalValue
+  const totals = [...byKey.values()].map((list) => ({ list, parts: list[0]!.parts, values: [rankingTotal(list, plan, width, cumulative)] }))
   const ranked = rankRows(totals, { nullCompetes: request.totalValue })
   const kept = rankRows(ranked.slice(0, request.breakdownLimit).map((t) => rowOf(t.list)))
   const folded = ranked.slice(request.breakdownLimit)
@@ -80,8 +81,10 @@ export async function seriesValues(ctx: EngineContext, env: QueryEnv, request: T
     const parts = request.breakdowns.map(() => OTHER_MARKER)
     let values: number[]
     if (isAdditive(plan)) {
-      values = new Array(width).fill(0)
-      for (const t of folded) rowOf(t.list).values.forEach((v, i) => (values[i]! += v))
+      // Additive maths: Other is the sum of the folded values' cells, bucket by bucket, then accumulated.
+      const raw = new Array<number>(width).fill(0)
+      for (const t of folded) for (const c of t.list) raw[c.b]! += c.v
+      values = [...cumulate(request, { parts, values: raw, other: true }).values]
     } else {
       const notKept = (k: ReadonlyArray<Expression<string>>) => notOneOfSql(k, kept.map((r) => r.parts), env.hooks)
       const otherCells = await fetchCells(ctx, compiled(true, notKept), 0, true)
@@ -93,8 +96,29 @@ export async function seriesValues(ctx: EngineContext, env: QueryEnv, request: T
   return { series, period, rows: out }
 }
 
-/** The sum `rankRows` ranks by, added in the same order. */
-const sum = (values: ReadonlyArray<number>) => values.reduce((x, y) => x + y, 0)
+/**
+ * The sum of a value's row as displayed (what `rankRows` ranks by), from its
+ * cells alone. A time series adds its cells in bucket order, as the row's
+ * sum does; the cumulative display weighs each cell by the buckets it is
+ * carried into; active days (cells are day deltas) by the windows whose last
+ * day is on or after it.
+ */
+function rankingTotal(list: ReadonlyArray<Cell>, plan: SeriesPlan, width: number, cumulative: boolean): number {
+  const sorted = [...list].sort((a, b) => a.b - b.b)
+  let total = 0
+  if (plan.kind === 'active-days') {
+    let window = 0
+    for (const c of sorted) {
+      while (window < plan.lastDay.length && plan.lastDay[window]! < c.b) window++
+      // Windows window..width-1 count the cell; accumulated, window j carries it into width - j points.
+      const m = width - window
+      total += c.v * (cumulative ? (m * (m + 1)) / 2 : m)
+    }
+    return total
+  }
+  for (const c of sorted) total += cumulative ? c.v * (width - c.b) : c.v
+  return total
+}
 
 /**
  * A cohort breakdown: the series' rows once per cohort (every person for

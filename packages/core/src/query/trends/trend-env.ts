@@ -63,8 +63,9 @@ export function checkTrendAnswer(ctx: EngineContext, request: TrendRequest, peri
   checkAnswerBudget(ctx.limits, {
     rows: periods.length * series * perSeries,
     columns: request.totalValue ? 1 : buckets,
-    // The URL's fixed part, its point keys, and the point's label and date.
-    bytesPerCell: encodeParams(request.params).length + 250,
+    // The URL repeats the request; its point keys, the point's label, date and value add about
+    // 430 bytes (measured: 586 bytes a point for a request of 150 encoded bytes).
+    bytesPerCell: encodeParams(request.params).length + 450,
     rowsAttr: perSeries > series ? 'breakdown_limit' : 'events',
     columnsAttr: 'interval',
   })
