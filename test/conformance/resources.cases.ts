@@ -158,6 +158,22 @@ export function resourceCases(target: ConformanceTarget): void {
         await e.close()
       }
     })
+
+    conformanceCase(target, 'many requests with one key at once all authenticate, and the use is recorded once', async () => {
+      const e = await openEngine(target)
+      try {
+        const user = await e.sightline.users.create({ email: 'c@acme.io', firstName: 'C' })
+        const { key } = await e.sightline.personalApiKeys.create({ userId: user.id, label: 'k' })
+        // Each would record the first use: concurrent updates of one row conflicted on DuckDB (a 500 under load).
+        const answers = await Promise.all(Array.from({ length: 24 }, () => e.sightline.personalApiKeys.authenticate(key)))
+        expect(answers.map((a) => a?.user.id)).toEqual(Array.from({ length: 24 }, () => user.id))
+        const rows = await e.db.raw<{ last_used_at: unknown }>('select last_used_at from personal_api_keys')
+        expect(rows).toHaveLength(1)
+        expect(rows[0]!.last_used_at).not.toBeNull()
+      } finally {
+        await e.close()
+      }
+    })
     conformanceCase(target, 'path cleaning rules are stored in order, changed by update, and a bad regex is refused', async () => {
       const e = await openEngine(target)
       try {

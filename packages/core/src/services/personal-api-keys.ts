@@ -36,6 +36,29 @@ const hashKey = (key: string) => createHash('sha256').update(key, 'utf8').digest
 const KEY_PATTERN = /^phx_[A-Za-z0-9_-]{20,100}$/
 
 export function personalApiKeysService(ctx: EngineContext) {
+  // Keys whose use is being recorded now: concurrent requests with one key write it once.
+  const recording = new Map<string, Promise<void>>()
+  const recordUse = (id: string, at: string): Promise<void> => {
+    let pending = recording.get(id)
+    if (!pending) {
+      pending = ctx.db
+        .updateTable('personal_api_keys')
+        .set({ last_used_at: at })
+        .where('id', '=', id)
+        .execute()
+        .then(
+          () => undefined,
+          (error: unknown) => {
+            // Another process recorded the same key at the same moment (DuckDB refuses the second
+            // of two concurrent updates of a row): the use is recorded, the request goes on.
+            if (!ctx.driver.isWriteConflict(error)) return runStorage('record key use', () => Promise.reject(error))
+          },
+        )
+        .finally(() => recording.delete(id))
+      recording.set(id, pending)
+    }
+    return pending
+  }
   return {
     /** Creates a key. The secret is returned here once and stored only as a hash. */
     async create(input: CreatePersonalApiKeyInput): Promise<{ key: string; apiKey: PersonalApiKey }> {
@@ -79,8 +102,7 @@ export function personalApiKeysService(ctx: EngineContext) {
       let now = row.last_used_at
       if (lastUsed === null || nowMicros - lastUsed >= 3_600_000_000) {
         now = formatTimestamp(nowMicros)
-        const at = now
-        await runStorage('record key use', () => ctx.db.updateTable('personal_api_keys').set({ last_used_at: at }).where('id', '=', row.id).execute())
+        await recordUse(row.id, now)
       }
       const userRow = await runStorage('get user', () => ctx.db.selectFrom('users').selectAll().where('id', '=', row.user_id).executeTakeFirst())
       if (!userRow) return null
