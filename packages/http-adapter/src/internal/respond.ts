@@ -1,11 +1,11 @@
-import { jsonResponse } from '../errors.js'
 import type { RouteContext } from '../route.js'
 import { csvResponse } from './csv.js'
+import { jsonAnswer } from './json-stream.js'
 import { listEnvelope, pageRequest, slicePage, type PageRequest } from './pagination.js'
 
 /** A body in the format the request asked for (`?format=csv`, else JSON). The handler has checked the endpoint offers it. */
 export function respond(ctx: RouteContext<unknown>, body: unknown, status = 200): Response {
-  return ctx.query.get('format') === 'csv' ? csvResponse(body, status) : jsonResponse(status, body)
+  return ctx.query.get('format') === 'csv' ? csvResponse(body, status) : jsonAnswer(status, body)
 }
 
 export const noContent = (): Response => new Response(null, { status: 204 })

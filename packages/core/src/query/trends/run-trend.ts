@@ -53,9 +53,14 @@ async function trendResult(ctx: EngineContext, env: QueryEnv, request: TrendRequ
     const perSeries: TrendSeriesObject[][] = []
     // One query (or two, for Other) per series; the connection runs them one at a time anyway.
     for (const series of request.series) {
-      perSeries.push(seriesObjects(request, await seriesValues(ctx, env, request, series, period), projectId, env.extensions))
-      // Shaping a large series takes a while: other requests (and this one's timeout) get their turn between series.
-      await yieldToEventLoop()
+      const outcome = await seriesValues(ctx, env, request, series, period)
+      const objects: TrendSeriesObject[] = []
+      // Shaping a row of thousands of points takes a while: other requests (and this one's timeout) get their turn between rows.
+      for (const row of outcome.rows) {
+        objects.push(...seriesObjects(request, { ...outcome, rows: [row] }, projectId, env.extensions))
+        await yieldToEventLoop()
+      }
+      perSeries.push(objects)
     }
     if (request.formula) {
       out.push(
