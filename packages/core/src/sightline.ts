@@ -102,7 +102,7 @@ export async function createSightline(options: SightlineOptions): Promise<Sightl
     writeLocks: new KeyedMutex(),
     knownProjects: new Set(),
     definitionsCache: new DefinitionsCache(),
-    limits: DEFAULT_QUERY_LIMITS,
+    limits: Object.freeze({ ...DEFAULT_QUERY_LIMITS, ...queries.limits }),
     assertOpen() {
       if (closed) throw new ClosedError()
     },

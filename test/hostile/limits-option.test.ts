@@ -1,0 +1,51 @@
+/**
+ * The budgets are options of `createSightline` (`queries.limits`): a host
+ * can tighten or widen each one, and a value that is no positive integer is
+ * refused when the engine is created. Storage-independent plumbing: DuckDB in memory.
+ */
+import { createSightline, ValidationError } from '@sightline/core'
+import { duckdbStorage } from '@sightline/storage-duckdb'
+import { describe, expect, it } from 'vitest'
+
+const NOW = new Date('2026-01-15T12:00:00Z')
+
+async function engineWith(limits: Record<string, number>) {
+  const sightline = await createSightline({ storage: duckdbStorage(), clock: () => NOW, queries: { limits } })
+  const org = await sightline.organizations.create({ name: 'Acme' })
+  const project = await sightline.projects.create({ organizationId: org.id, name: 'Web' })
+  return { sightline, projectId: project.id }
+}
+
+describe('queries.limits', () => {
+  it('a tighter cell budget refuses what the default answers, naming the parameter', async () => {
+    const { sightline, projectId } = await engineWith({ maxCells: 10 })
+    try {
+      // -7d by day: 8 buckets, within 10 cells; -30d: 31 buckets, over them.
+      const week = await sightline.query.trend(projectId, { events: [{ id: '$pageview' }], date_from: '-7d' })
+      expect((week.result[0] as { data: number[] }).data).toHaveLength(8)
+      const error = await sightline.query.trend(projectId, { events: [{ id: '$pageview' }], date_from: '-30d' }).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(ValidationError)
+      expect((error as ValidationError).attr).toBe('interval')
+      expect((error as ValidationError).message).toContain('at most 10 are allowed')
+    } finally {
+      await sightline.close()
+    }
+  })
+
+  it('wider budgets answer what the defaults refuse: 60 series', async () => {
+    const events = Array.from({ length: 60 }, (_, i) => ({ id: '$pageview', order: i }))
+    const tight = await engineWith({})
+    const wide = await engineWith({ maxSeries: 60 })
+    try {
+      expect(await tight.sightline.query.trend(tight.projectId, { events }).catch((e: unknown) => (e as ValidationError).attr)).toBe('events')
+      expect((await wide.sightline.query.trend(wide.projectId, { events })).result).toHaveLength(60)
+    } finally {
+      await tight.sightline.close()
+      await wide.sightline.close()
+    }
+  })
+
+  it('a limit that is no positive integer is refused at creation', async () => {
+    await expect(createSightline({ storage: duckdbStorage(), queries: { limits: { maxCells: 0 } } })).rejects.toBeInstanceOf(ValidationError)
+  })
+})
