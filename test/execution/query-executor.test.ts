@@ -7,7 +7,7 @@ import { ConcurrencyLimitError, ConflictError, QueryCancelledError, QueryTimeout
 import { activeQueryScope, outsideQueryScope, runInterruptible } from '@sightline/core/storage'
 import { QueryExecutor } from '../../packages/core/src/query/execution/query-executor.js'
 
-const executor = (options: Partial<{ timeoutMs: number; maxConcurrentPerProject: number }> = {}) =>
+const executor = (options: Partial<{ timeoutMs: number; maxConcurrentPerProject: number; maxConcurrent: number }> = {}) =>
   new QueryExecutor({ timeoutMs: 30_000, maxConcurrentPerProject: 3, ...options })
 
 /** A promise settled from outside. */
@@ -127,6 +127,40 @@ describe('QueryExecutor', () => {
     c.resolve('c')
     expect([await runB, await runC]).toEqual(['b', 'c'])
     expect(await ex.run(1, undefined, async () => 'free again')).toBe('free again')
+  })
+
+  it('with maxConcurrent, another project waits for a slot, and gets it before the first project\'s next', async () => {
+    const ex = executor({ maxConcurrent: 1 })
+    const held = deferred<string>()
+    const order: string[] = []
+    const first = ex.run(1, undefined, async () => (order.push('1a'), held.promise))
+    const again = ex.run(1, undefined, async () => (order.push('1b'), '1b'))
+    const other = ex.run(2, undefined, async () => (order.push('2a'), '2a'))
+    await Promise.resolve()
+    expect(order).toEqual(['1a'])
+    held.resolve('1a')
+    expect(await Promise.all([first, again, other])).toEqual(['1a', '1b', '2a'])
+    // Project 2 waited less: it was served before project 1's second analysis.
+    expect(order).toEqual(['1a', '2a', '1b'])
+  })
+
+  it('an analysis cancelled or timed out while waiting for a slot answers so and never runs', async () => {
+    const ex = executor({ maxConcurrent: 1, timeoutMs: 50 })
+    const held = deferred<string>()
+    let ran = 0
+    const first = ex.run(1, undefined, async () => held.promise)
+    // The first holds the only slot until released below: the waiter's 50 ms timeout comes first.
+    const waiting = ex.run(2, undefined, async () => (ran++, 'ran'))
+    await expect(waiting).rejects.toBeInstanceOf(QueryTimeoutError)
+    const cancelled = ex.run(3, 'c', async () => (ran++, 'ran'))
+    await ex.cancel(3, 'c')
+    await expect(cancelled).rejects.toBeInstanceOf(QueryCancelledError)
+    held.resolve('done')
+    await first.catch(() => {})
+    expect(ran).toBe(0)
+    // The slot is free again for the next one.
+    const ex2 = executor({ maxConcurrent: 1 })
+    expect(await ex2.run(4, undefined, async () => 'next')).toBe('next')
   })
 
   it('a stopped analysis keeps its slot until its work has really ended', async () => {

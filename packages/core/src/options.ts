@@ -44,6 +44,13 @@ export const SightlineOptions = Schema.Struct({
        */
       maxConcurrentPerProject: Schema.optional(Schema.Int.pipe(Schema.check(Schema.isGreaterThanOrEqualTo(1)))),
       /**
+       * How many analyses run at once, all projects together; more wait for a
+       * slot inside their timeout, granted to projects in turn, so one
+       * project's burst cannot hold every slot. Default 2 (see
+       * `DEFAULT_MAX_CONCURRENT`); a server database can take more.
+       */
+      maxConcurrent: Schema.optional(PositiveInt),
+      /**
        * The budgets each analysis is checked against before its work starts
        * (`QueryLimits`: buckets per series, cells and bytes per answer,
        * series, breakdown_limit, list items). Each defaults as

@@ -24,7 +24,7 @@ import { projectsService } from './services/projects.js'
 import { statsService } from './services/stats.js'
 import { usersService } from './services/users.js'
 import { queryService } from './services/query.js'
-import { DEFAULT_MAX_CONCURRENT_PER_PROJECT, DEFAULT_QUERY_TIMEOUT_MS, QueryExecutor } from './query/execution/query-executor.js'
+import { DEFAULT_MAX_CONCURRENT, DEFAULT_MAX_CONCURRENT_PER_PROJECT, DEFAULT_QUERY_TIMEOUT_MS, QueryExecutor } from './query/execution/query-executor.js'
 import { DEFAULT_QUERY_LIMITS } from './query/execution/query-limits.js'
 import type { SightlineDatabase } from './storage.js'
 import { decodeOrThrow } from './util/decode.js'
@@ -113,6 +113,7 @@ export async function createSightline(options: SightlineOptions): Promise<Sightl
     new QueryExecutor({
       timeoutMs: queries.timeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
       maxConcurrentPerProject: queries.maxConcurrentPerProject ?? DEFAULT_MAX_CONCURRENT_PER_PROJECT,
+      maxConcurrent: queries.maxConcurrent ?? DEFAULT_MAX_CONCURRENT,
     }),
   )
   return Object.freeze({

@@ -1,10 +1,19 @@
 import { ConcurrencyLimitError, ConflictError, QueryCancelledError, QueryTimeoutError } from '../../errors.js'
 import { CancellableQueryScope } from './cancellation.js'
+import { FairSlots } from './fair-slots.js'
 
 /** PostHog's default query timeout ("The default timeout for a query on ClickHouse is 60s", posthog/clickhouse/client/limit.py). */
 export const DEFAULT_QUERY_TIMEOUT_MS = 60_000
 /** PostHog's limit on concurrent API queries (`max_concurrency=3` in posthog/clickhouse/client/limit.py). */
 export const DEFAULT_MAX_CONCURRENT_PER_PROJECT = 3
+
+/**
+ * Analyses running at once in one engine, all projects together. Two: an
+ * embedded database already spreads one analysis over every core, and
+ * DuckDB's calls run on libuv's pool of four threads, so more analyses at
+ * once only make every statement, small ones included, wait longer.
+ */
+export const DEFAULT_MAX_CONCURRENT = 2
 
 /** The longest timeout a timer can wait for (about 24.8 days). */
 export const MAX_TIMEOUT_MS = 2_147_483_647
@@ -14,6 +23,11 @@ export interface QueryExecutorOptions {
   readonly timeoutMs: number
   /** How many analyses one project may run at once; one more is refused with `ConcurrencyLimitError`. */
   readonly maxConcurrentPerProject: number
+  /**
+   * How many analyses run at once, all projects together; more wait for a
+   * slot (inside their timeout), granted to projects in turn. Default: no limit.
+   */
+  readonly maxConcurrent?: number
 }
 
 interface ProjectRuns {
@@ -33,6 +47,7 @@ export class QueryExecutor {
   readonly #timeoutMs: number
   readonly #maxConcurrentPerProject: number
   readonly #projects = new Map<number, ProjectRuns>()
+  readonly #slots: FairSlots
 
   constructor(options: QueryExecutorOptions) {
     // setTimeout fires at once for delays beyond 2^31 - 1 ms, which would time out every query.
@@ -42,8 +57,13 @@ export class QueryExecutor {
     if (!Number.isInteger(options.maxConcurrentPerProject) || options.maxConcurrentPerProject < 1) {
       throw new RangeError(`maxConcurrentPerProject must be a positive integer, got ${options.maxConcurrentPerProject}`)
     }
+    const slots = options.maxConcurrent ?? Number.POSITIVE_INFINITY
+    if (!(Number.isInteger(slots) && slots >= 1) && slots !== Number.POSITIVE_INFINITY) {
+      throw new RangeError(`maxConcurrent must be a positive integer, got ${options.maxConcurrent}`)
+    }
     this.#timeoutMs = options.timeoutMs
     this.#maxConcurrentPerProject = options.maxConcurrentPerProject
+    this.#slots = new FairSlots(slots)
   }
 
   /**
@@ -53,7 +73,8 @@ export class QueryExecutor {
    *   second query with a running query's id);
    * - `ConcurrencyLimitError`, at once, when the project already runs
    *   `maxConcurrentPerProject` analyses (ours and not yet settled cancelled ones);
-   * - `QueryTimeoutError` as soon as `timeoutMs` has passed;
+   * - `QueryTimeoutError` as soon as `timeoutMs` has passed, time spent
+   *   waiting for one of the `maxConcurrent` slots included;
    * - `QueryCancelledError` as soon as `cancel` was called with its id.
    * Stopped analyses answer at once; their running statement is interrupted,
    * and their slot is freed when the database has actually stopped.
@@ -73,7 +94,15 @@ export class QueryExecutor {
     if (clientQueryId !== undefined) runs.byClientQueryId.set(clientQueryId, scope)
     const timer = setTimeout(() => scope.abort(new QueryTimeoutError(this.#timeoutMs)), this.#timeoutMs)
 
-    const work = scope.run(async () => fn())
+    const work = scope.run(async () => {
+      // A free slot is taken at once, so the analysis starts as run() is called, as without the limit.
+      const release = this.#slots.tryAcquire(projectId) ?? (await this.#slots.acquire(projectId, scope.signal))
+      try {
+        return await fn()
+      } finally {
+        release()
+      }
+    })
     void work
       .catch(() => {
         // A stopped analysis has answered with the scope's reason already.

@@ -9,7 +9,7 @@ import type { BucketLimit } from '../dates/buckets.js'
 export interface QueryLimits {
   /** Buckets of one series (interval x date range), per compared period. Default 20000: hourly over two years, by minute two weeks. */
   readonly maxBucketsPerSeries: number
-  /** Cells of one answer: series x breakdown values (Other included) x buckets x periods. Default 100000. */
+  /** Cells of one answer: series x breakdown values (Other included) x buckets x periods. Default 50000 (PostHog's `MAX_SELECT_RETURNED_ROWS`). */
   readonly maxCells: number
   /** Series (events and actions) of one trend or stickiness request. Default 50. */
   readonly maxSeries: number
@@ -20,18 +20,20 @@ export interface QueryLimits {
   /**
    * The answer's estimated JSON size, before it is computed: each point of a
    * trend carries a persons URL that repeats the whole request, so size
-   * grows with cells x request size. Default 64 MiB.
+   * grows with cells x request size. Default 20 MiB: about 34,000 points of
+   * a small request (measured at 586 bytes a point), already more than a
+   * chart can show.
    */
   readonly maxResponseBytes: number
 }
 
 export const DEFAULT_QUERY_LIMITS: QueryLimits = Object.freeze({
   maxBucketsPerSeries: 20_000,
-  maxCells: 100_000,
+  maxCells: 50_000,
   maxSeries: 50,
   maxBreakdownLimit: 1000,
   maxListItems: 1000,
-  maxResponseBytes: 64 * 1024 * 1024,
+  maxResponseBytes: 20 * 1024 * 1024,
 })
 
 /** The bucket limit of one series, as `bucketStarts` takes it. */
