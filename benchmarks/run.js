@@ -5,6 +5,7 @@ import { CHILD_FLAG } from './measure.js'
 import { floorChild, generateOnlyChild, ingestTargetChild } from './ingest-children.js'
 import { runIngest } from './ingest.js'
 import { runAnalysisBenchmark } from './analysis.js'
+import { runHostile } from './hostile.js'
 import { analysisTargetChild } from './analysis-child.js'
 import { SUITES } from './suites.js'
 import { parseTarget, TARGETS } from './targets.js'
@@ -33,6 +34,15 @@ usage: node benchmarks/run.js funnel|trend|retention|paths|correlation [options]
   --suites LIST     for 'analyses': which suites, in order (default all)
   --keep-data DIR   keep each target's loaded data (DuckDB file under DIR, Postgres schema
                     bench_kept_*) and reuse it in later runs with the same target and --events
+
+usage: node benchmarks/run.js hostile [--events N] [--seconds N] [--timeout-ms N] [--targets LIST]
+
+  A server (child process, 127.0.0.1) with two projects of N sample events each (default 100,000),
+  the attacker's with 5,000 distinct plan_id values; for --seconds each (default 30): normal
+  traffic alone, normal traffic while 3 clients loop over the worst requests the budgets allow
+  and some they refuse, then one project's insight PATCHes while 8 clients flood another's
+  capture. Reports survival, peak RSS, 5xx, the slowest answer (timeout --timeout-ms, default
+  15000), latencies. Exit code 1 when the server died or answered a 5xx other than 504.
 
   Each suite times its queries through sightline.query next to its floor, run in the same child
   and round (see benchmarks/suites.js):
@@ -86,6 +96,8 @@ async function main(argv) {
       profile: { type: 'boolean', default: false },
       suites: { type: 'string', default: 'funnel,trend,retention,paths,correlation' },
       'keep-data': { type: 'string' },
+      seconds: { type: 'string', default: '30' },
+      'timeout-ms': { type: 'string', default: '15000' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   })
@@ -104,6 +116,16 @@ async function main(argv) {
       keepData: values['keep-data'],
     })
     if (Object.values(report.targets).some((t) => t.error)) process.exitCode = 1
+    return
+  }
+  if (!values.help && positionals[0] === 'hostile') {
+    const report = await runHostile({
+      events: argv.includes('--events') ? positiveInteger('--events', values.events) : 100_000,
+      seconds: positiveInteger('--seconds', values.seconds),
+      'timeout-ms': positiveInteger('--timeout-ms', values['timeout-ms']),
+      targets: values.targets,
+    })
+    if (report.results.some((r) => !r.survived || r.fiveXx > 0)) process.exitCode = 1
     return
   }
   if (values.help || positionals[0] !== 'ingest') {
