@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { ConcurrencyLimitError, ConflictError, QueryCancelledError, QueryTimeoutError } from '@sightline/core'
 import { activeQueryScope, outsideQueryScope, runInterruptible } from '@sightline/core/storage'
+import { checkpoint } from '../../packages/core/src/query/execution/checkpoint.js'
 import { QueryExecutor } from '../../packages/core/src/query/execution/query-executor.js'
 
 const executor = (options: Partial<{ timeoutMs: number; maxConcurrentPerProject: number; maxConcurrent: number }> = {}) =>
@@ -161,6 +162,26 @@ describe('QueryExecutor', () => {
     // The slot is free again for the next one.
     const ex2 = executor({ maxConcurrent: 1 })
     expect(await ex2.run(4, undefined, async () => 'next')).toBe('next')
+  })
+
+  it('a cancelled analysis stops at its next checkpoint of JavaScript work, and its slot frees', async () => {
+    const ex = executor({ maxConcurrentPerProject: 1 })
+    let steps = 0
+    const endless = ex.run(1, 'js', async () => {
+      for (;;) {
+        steps++
+        await checkpoint()
+      }
+    })
+    const outcome = endless.catch((e: unknown) => e)
+    while (steps < 3) await new Promise((r) => setImmediate(r))
+    await ex.cancel(1, 'js')
+    expect(await outcome).toBeInstanceOf(QueryCancelledError)
+    // The endless work ended at its checkpoint: the project's only slot is free again.
+    await expect.poll(() => ex.run(1, undefined, async () => 'next').catch((e: { _tag?: string }) => e._tag), { timeout: 10_000 }).toBe('next')
+    const stepsAtEnd = steps
+    await new Promise((r) => setImmediate(r))
+    expect(steps).toBe(stepsAtEnd)
   })
 
   it('a stopped analysis keeps its slot until its work has really ended', async () => {

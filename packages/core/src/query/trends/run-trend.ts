@@ -1,8 +1,8 @@
 import type { EngineContext } from '../../context.js'
 import { nowIso } from '../../time/timestamp.js'
-import { yieldToEventLoop } from '../../util/yield-to-event-loop.js'
 import { runLifecycle } from '../lifecycle/run-lifecycle.js'
 import { runStickiness } from '../stickiness/run-stickiness.js'
+import { checkpoint } from '../execution/checkpoint.js'
 import { applyFormula } from './apply-formula.js'
 import { seriesObjects, type TrendSeriesObject } from './series-object.js'
 import { seriesValues } from './series-values.js'
@@ -55,10 +55,10 @@ async function trendResult(ctx: EngineContext, env: QueryEnv, request: TrendRequ
     for (const series of request.series) {
       const outcome = await seriesValues(ctx, env, request, series, period)
       const objects: TrendSeriesObject[] = []
-      // Shaping a row of thousands of points takes a while: other requests (and this one's timeout) get their turn between rows.
+      // Shaping a row of thousands of points takes a while: other requests get their turn between rows, and a stopped analysis stops there.
       for (const row of outcome.rows) {
         objects.push(...seriesObjects(request, { ...outcome, rows: [row] }, projectId, env.extensions))
-        await yieldToEventLoop()
+        await checkpoint()
       }
       perSeries.push(objects)
     }
