@@ -12,7 +12,7 @@ import { serve, type Live } from '../http/harness.js'
 const pageview = [{ id: '$pageview', type: 'events', order: 0 }]
 const path = (live: Live, what: string) => `/api/projects/${live.a.project.id}/${what}`
 const query = (params: Record<string, unknown>) =>
-  new URLSearchParams(Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString()
+  new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString()
 
 for (const target of targets) {
   describe(`hostile analysis requests on ${target.name}`, () => {
