@@ -45,6 +45,30 @@ describe('queries.limits', () => {
     }
   })
 
+  it('a breakdown reads at most maxBreakdownCells (value, bucket) pairs: five values on one day need five', async () => {
+    const events = ['Chrome', 'Firefox', 'Safari', 'Edge', 'Opera'].map((browser, i) => ({
+      event: '$pageview',
+      distinctId: `u${i}`,
+      timestamp: '2026-01-15T10:00:00Z',
+      properties: { $browser: browser },
+    }))
+    const params = { events: [{ id: '$pageview' }], breakdown: '$browser', date_from: '2026-01-15', date_to: '2026-01-15' }
+    const four = await engineWith({ maxBreakdownCells: 4 })
+    const five = await engineWith({ maxBreakdownCells: 5 })
+    try {
+      await four.sightline.capture(four.projectId, events)
+      await five.sightline.capture(five.projectId, events)
+      const error = await four.sightline.query.trend(four.projectId, params).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(ValidationError)
+      expect((error as ValidationError).attr).toBe('breakdown')
+      const answer = await five.sightline.query.trend(five.projectId, params)
+      expect(answer.result.map((r) => (r as { breakdown_value: string }).breakdown_value).sort()).toEqual(['Chrome', 'Edge', 'Firefox', 'Opera', 'Safari'])
+    } finally {
+      await four.sightline.close()
+      await five.sightline.close()
+    }
+  })
+
   it('a limit that is no positive integer is refused at creation', async () => {
     await expect(createSightline({ storage: duckdbStorage(), queries: { limits: { maxCells: 0 } } })).rejects.toBeInstanceOf(ValidationError)
   })

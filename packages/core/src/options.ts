@@ -61,6 +61,7 @@ export const SightlineOptions = Schema.Struct({
         Schema.Struct({
           maxBucketsPerSeries: Schema.optional(PositiveInt),
           maxCells: Schema.optional(PositiveInt),
+          maxBreakdownCells: Schema.optional(PositiveInt),
           maxSeries: Schema.optional(PositiveInt),
           maxBreakdownLimit: Schema.optional(PositiveInt),
           maxListItems: Schema.optional(PositiveInt),

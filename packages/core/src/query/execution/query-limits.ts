@@ -11,6 +11,13 @@ export interface QueryLimits {
   readonly maxBucketsPerSeries: number
   /** Cells of one answer: series x breakdown values (Other included) x buckets x periods. Default 50000 (PostHog's `MAX_SELECT_RETURNED_ROWS`). */
   readonly maxCells: number
+  /**
+   * (breakdown value, bucket) pairs one trend series may read from the
+   * database before its values are ranked and cut to `breakdown_limit`: what
+   * a breakdown by a property with a distinct value per event would
+   * otherwise bring into memory. Default 500000 (about 80 MB).
+   */
+  readonly maxBreakdownCells: number
   /** Series (events and actions) of one trend or stickiness request. Default 50. */
   readonly maxSeries: number
   /** The highest `breakdown_limit` accepted. Default 1000. */
@@ -30,6 +37,7 @@ export interface QueryLimits {
 export const DEFAULT_QUERY_LIMITS: QueryLimits = Object.freeze({
   maxBucketsPerSeries: 20_000,
   maxCells: 50_000,
+  maxBreakdownCells: 500_000,
   maxSeries: 50,
   maxBreakdownLimit: 1000,
   maxListItems: 1000,
