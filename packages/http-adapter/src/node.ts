@@ -182,13 +182,23 @@ async function writeResponse(response: Response, res: ServerResponse, extra: Rea
         await reader.cancel()
         return
       }
-      if (!res.write(value)) await new Promise<void>((resolve) => {
-        res.once('drain', resolve)
-        res.once('close', resolve)
-      })
+      if (!res.write(value)) await drained(res)
     }
   } finally {
     reader.releaseLock()
   }
   res.end()
+}
+
+/** Resolves when `res` can take more, or is closed; leaves no listener behind (a long streamed answer waits many times). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done)
+      res.off('close', done)
+      resolve()
+    }
+    res.on('drain', done)
+    res.on('close', done)
+  })
 }

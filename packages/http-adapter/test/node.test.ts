@@ -84,3 +84,36 @@ describe('toNodeHandler', () => {
     expect(status).toBe(404)
   })
 })
+
+describe('toNodeHandler streaming a long answer', () => {
+  test('waits for the socket many times and leaves no listener behind', async () => {
+    const chunk = new Uint8Array(64 * 1024).fill(120)
+    const streamed = toNodeHandler(async () => {
+      let sent = 0
+      return new Response(
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (sent++ === 200) return controller.close()
+            controller.enqueue(chunk)
+          },
+        }),
+      )
+    })
+    const closeListeners: number[] = []
+    const big = createServer((req, res) => {
+      res.on('finish', () => closeListeners.push(res.listenerCount('close')))
+      void streamed(req, res)
+    })
+    await new Promise<void>((resolve) => big.listen(0, '127.0.0.1', resolve))
+    try {
+      const r = await fetch(`http://127.0.0.1:${(big.address() as AddressInfo).port}/`)
+      // 200 chunks of 64 KiB: far past the socket's buffer, so writes wait for it again and again.
+      expect((await r.arrayBuffer()).byteLength).toBe(200 * 64 * 1024)
+      await expect.poll(() => closeListeners.length).toBe(1)
+      // Node's own and the handler's one: each wait for the socket removed its listeners.
+      expect(closeListeners[0]).toBeLessThanOrEqual(3)
+    } finally {
+      await new Promise((resolve) => big.close(resolve))
+    }
+  })
+})
