@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module'
-import { pathToFileURL } from 'node:url'
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { parseExpression } from '../../packages/core/src/query/hogql/grammar.js'
@@ -11,15 +9,13 @@ import { parseHogqlCounted } from '../../packages/core/src/query/hogql/parser.js
  * its ANTLR grammar, kept here as the oracle): whatever core accepts must
  * give PostHog's AST, node for node with the same positions.
  */
-/** The part of `@posthog/hogql-parser` used here (a dependency of core, not of the tests). */
+/** The part of `@posthog/hogql-parser` used here (a dependency of the tests only: core parses with its own grammar). */
 interface HogQLParser {
   parseExpr(text: string): string
 }
 let posthog: HogQLParser
 beforeAll(async () => {
-  // A dependency of core (its tests' oracle), resolved from there.
-  const entry = createRequire(new URL('../../packages/core/package.json', import.meta.url)).resolve('@posthog/hogql-parser')
-  const module = (await import(pathToFileURL(entry).href)) as { default: () => Promise<HogQLParser> }
+  const module = (await import('@posthog/hogql-parser')) as { default: () => Promise<HogQLParser> }
   posthog = await module.default()
 })
 
