@@ -45,7 +45,7 @@ describe('queries.limits', () => {
     }
   })
 
-  it('a breakdown reads at most maxBreakdownCells (value, bucket) pairs: five values on one day need five', async () => {
+  it('a breakdown reads at most maxBreakdownCells rows before ranking: five values on one day need five, in trends and retention', async () => {
     const events = ['Chrome', 'Firefox', 'Safari', 'Edge', 'Opera'].map((browser, i) => ({
       event: '$pageview',
       distinctId: `u${i}`,
@@ -63,6 +63,13 @@ describe('queries.limits', () => {
       expect((error as ValidationError).attr).toBe('breakdown')
       const answer = await five.sightline.query.trend(five.projectId, params)
       expect(answer.result.map((r) => (r as { breakdown_value: string }).breakdown_value).sort()).toEqual(['Chrome', 'Edge', 'Firefox', 'Opera', 'Safari'])
+      // Retention ranks its values from (value, period, interval) counts: here five, one per browser, all on day 0 of the 15th.
+      const retention = { target_entity: { id: '$pageview', type: 'events' }, period: 'Day', total_intervals: 2, date_to: '2026-01-15', breakdown: '$browser' }
+      const refused = await four.sightline.query.retention(four.projectId, retention).catch((e: unknown) => e)
+      expect(refused).toBeInstanceOf(ValidationError)
+      expect((refused as ValidationError).attr).toBe('breakdown')
+      const kept = await five.sightline.query.retention(five.projectId, retention)
+      expect(new Set(kept.result.map((r) => (r as { breakdown_value: string }).breakdown_value))).toEqual(new Set(['Chrome', 'Edge', 'Firefox', 'Opera', 'Safari']))
     } finally {
       await four.sightline.close()
       await five.sightline.close()
