@@ -25,6 +25,28 @@ export class HttpError extends Error {
 
 export const notFound = () => new HttpError(404, { type: 'invalid_request', code: 'not_found', detail: 'Not found.', attr: null })
 
+/** A path as quoted in an error detail: JSON-quoted, at most 200 characters of it. */
+const quoted = (path: string) => JSON.stringify(path.length > 200 ? `${path.slice(0, 200)}...` : path)
+
+/**
+ * A 404 that says which prefix the handler serves, for a path outside its
+ * `basePath` or one of its routes under a prefix it was not told about
+ * (`prefix`: the request is `prefix` + a route). The code stays `not_found`,
+ * as on every 404; only the detail says what to change.
+ */
+export function notFoundUnderPrefix(basePath: string, pathname: string, prefix: string | null): HttpError {
+  const serves = basePath === '' ? 'This handler serves its routes from the root (no basePath)' : `This handler serves its routes under ${quoted(basePath)} (its basePath)`
+  let advice: string
+  if (prefix === null) {
+    advice = `${quoted(pathname)} is outside it. Request ${quoted(`${basePath}/api/...`)}, or set basePath to the prefix the handler is mounted under.`
+  } else if (prefix === '') {
+    advice = `${quoted(pathname)} is one of its routes without the prefix: request ${quoted(basePath + pathname)}, or drop basePath if the host strips it.`
+  } else {
+    advice = `${quoted(pathname)} looks like one of its routes under ${quoted(prefix)}: pass basePath ${quoted(prefix)} to createHandler.`
+  }
+  return new HttpError(404, { type: 'invalid_request', code: 'not_found', detail: `Not found. ${serves}; ${advice}`, attr: null })
+}
+
 export const methodNotAllowed = (method: string, allow: ReadonlyArray<string>) =>
   new HttpError(
     405,

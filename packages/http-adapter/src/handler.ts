@@ -1,14 +1,14 @@
 import type { Sightline } from '@sightline/core'
 import { Schema } from 'effect'
 import { authenticate, requireScope, type Principal } from './auth.js'
-import { errorResponse, methodNotAllowed, notFound, unsupportedMediaType } from './errors.js'
+import { errorResponse, methodNotAllowed, notFound, notFoundUnderPrefix, unsupportedMediaType } from './errors.js'
 import { assertStorableText, decodeUtf8, parseJson, readBody } from './internal/body.js'
 import { corsHeaders, preflight } from './internal/cors.js'
 import { decodeBody } from './internal/decode.js'
 import { publicUrl } from './internal/public-url.js'
 import { resolveOptions, type HandlerOptions, type ResolvedOptions } from './options.js'
 import type { Route, RouteContext } from './route.js'
-import { createRouter } from './router.js'
+import { createRouter, type Lookup } from './router.js'
 import { apiRoutes } from './routes/index.js'
 import { schemaRoute } from './routes/schema.js'
 
@@ -42,10 +42,13 @@ export function handlerFor(sightline: Sightline, options: HandlerOptions, table:
     try {
       const url = new URL(request.url)
       const path = stripBasePath(url.pathname, o.basePath)
-      if (path === null) throw notFound()
       const method = request.method.toUpperCase()
+      if (path === null) throw notFoundUnderPrefix(o.basePath, url.pathname, routePrefix(lookup, url.pathname, true))
       const found = lookup(method, path)
-      if (found.kind === 'not-found') throw notFound()
+      if (found.kind === 'not-found') {
+        const prefix = routePrefix(lookup, path, false)
+        throw prefix === null ? notFound() : notFoundUnderPrefix(o.basePath, url.pathname, o.basePath + prefix)
+      }
       if (found.kind === 'options') {
         // Capture answers browsers' CORS preflights; other paths just say what they allow.
         if (found.routes.some((r) => r.cors)) return preflight(request)
@@ -68,6 +71,27 @@ function stripBasePath(pathname: string, basePath: string): string | null {
   if (basePath === '') return pathname
   if (pathname === basePath) return '/'
   return pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : null
+}
+
+/** Leading segments a 404's path may carry before one of the handler's routes (a mount prefix the handler was not told about). */
+const MAX_PREFIX_SEGMENTS = 3
+
+/**
+ * The prefix before one of the table's routes in a path no route matched:
+ * `''` when the path itself is a route (allowed only for a path outside the
+ * base path), else its first one to three segments, never `api` itself (so
+ * `/api/nothing/e/` is not read as capture's `/e/` under `/api/nothing`).
+ * Null when no route follows any such prefix. Only 404s pay for it.
+ */
+function routePrefix(lookup: (method: string, path: string) => Lookup<Route>, path: string, whole: boolean): string | null {
+  if (whole && lookup('GET', path).kind !== 'not-found') return ''
+  const segments = path.split('/').slice(1)
+  for (let k = 1; k <= MAX_PREFIX_SEGMENTS && k < segments.length; k++) {
+    if (segments[k - 1] === 'api' || segments[k - 1] === '') return null
+    if (segments[k] === '') continue
+    if (lookup('GET', `/${segments.slice(k).join('/')}`).kind !== 'not-found') return `/${segments.slice(0, k).join('/')}`
+  }
+  return null
 }
 
 async function serve(

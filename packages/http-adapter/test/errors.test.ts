@@ -81,6 +81,41 @@ describe('error answers, all PostHog-shaped', () => {
     expect(inside.status).toBe(200)
   })
 
+  test("a 404 outside the base path names the prefix the handler serves and the path it got", async () => {
+    const handler = createHandler(w.sightline, { basePath: '/sightline' })
+    const get = async (path: string) => {
+      const r = await handler(new Request(`${BASE}${path}`, { headers: { authorization: `Bearer ${w.key}` } }))
+      expect(r.status, path).toBe(404)
+      const body = await json(r)
+      expect(body, path).toMatchObject({ type: 'invalid_request', code: 'not_found', attr: null })
+      return body.detail as string
+    }
+    // The prefix forgotten by the client: the handler says where its routes are.
+    const bare = await get('/api/projects/')
+    expect(bare).toContain('under "/sightline" (its basePath)')
+    expect(bare).toContain('request "/sightline/api/projects/"')
+    // Mounted under another prefix: the detail names the basePath to pass.
+    const other = await get('/analytics/api/projects/')
+    expect(other).toContain('"/analytics/api/projects/" looks like one of its routes under "/analytics": pass basePath "/analytics"')
+    // Nothing of Sightline's: the detail still names the prefix and the path.
+    const stranger = await get('/favicon.ico')
+    expect(stranger).toContain('under "/sightline"')
+    expect(stranger).toContain('"/favicon.ico" is outside it')
+  })
+
+  test('a handler without basePath mounted under a prefix says which basePath to pass; other 404s are unchanged', async () => {
+    const handler = createHandler(w.sightline)
+    const r = await handler(new Request(`${BASE}/sightline/api/projects/`, { headers: { authorization: `Bearer ${w.key}` } }))
+    expect(r.status).toBe(404)
+    expect((await json(r)).detail).toBe(
+      'Not found. This handler serves its routes from the root (no basePath); "/sightline/api/projects/" looks like one of its routes under "/sightline": pass basePath "/sightline" to createHandler.',
+    )
+    for (const path of ['/api/nothing/here/', '/api/nothing/e/', '/nope/nope/nope/nope/api/projects/']) {
+      const plain = await handler(new Request(`${BASE}${path}`))
+      expect(await json(plain), path).toEqual({ type: 'invalid_request', code: 'not_found', detail: 'Not found.', attr: null })
+    }
+  })
+
   test('HEAD answers as GET without a body; OPTIONS lists the methods', async () => {
     const head = await w.call('HEAD', '/api/projects/')
     expect(head.status).toBe(200)
