@@ -9,17 +9,34 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise
  * (the handler enforces its size limit and stops reading past it), the
  * response body is streamed back with backpressure. Under Express, the
  * original URL (`req.originalUrl`) is used, so links keep the mount path.
- * No global is touched.
+ * A body a parser ahead already read is taken from `req.body` when it can be
+ * sent on unchanged in meaning (see `parsedBody`), else answered at once
+ * with a 503 `body_already_read` saying what to change: never a wait for
+ * bytes that will not come. No global is touched.
  */
 export function toNodeHandler(handler: FetchHandler): NodeHandler {
+  let warned = false
   return async (req, res) => {
     const abort = new AbortController()
     res.on('close', () => {
       if (!res.writableFinished) abort.abort()
     })
-    const body = hasBody(req) ? bodyStream(req) : undefined
+    // `readableDidRead`: someone took data from the stream before us (a parser ahead); what it took is gone from the stream.
+    const consumed = hasBody(req) && (req.readableDidRead || req.readableEnded)
+    // Read only in part (a reader that stopped midway): the start is gone whatever `req.body` says.
+    const parsed = consumed && req.readableEnded ? parsedBody(req) : null
+    const body = hasBody(req) && !consumed ? bodyStream(req) : undefined
     try {
-      const response = await handler(toRequest(req, abort.signal, body?.stream))
+      let response: Response
+      if (consumed && parsed === null) {
+        if (!warned) {
+          warned = true
+          process.emitWarning(BODY_ALREADY_READ.detail, { code: 'SIGHTLINE_BODY_ALREADY_READ' })
+        }
+        response = new Response(JSON.stringify(BODY_ALREADY_READ), { status: 503, headers: { 'content-type': 'application/json' } })
+      } else {
+        response = await handler(toRequest(req, abort.signal, body?.stream ?? parsed ?? undefined))
+      }
       // An answer given before the whole body arrived (a 413, a 401 ...) waits
       // for the rest, read and discarded: closing a socket that holds unread
       // bytes (a 413 closes it) makes the kernel reset the connection, and a
@@ -46,7 +63,78 @@ const hasBody = (req: IncomingMessage) => {
   return method !== 'GET' && method !== 'HEAD'
 }
 
-function toRequest(req: IncomingMessage, signal: AbortSignal, body: ReadableStream<Uint8Array> | undefined): Request {
+/**
+ * The answer to a request whose body a parser ahead read and left nothing
+ * usable: a 5xx (the host's setup, not the client, is at fault, and SDKs keep
+ * and retry what a 5xx refuses, where a 4xx makes them drop it), distinct from
+ * the generic 500 of bugs and storage errors.
+ */
+const BODY_ALREADY_READ = {
+  type: 'server_error',
+  code: 'body_already_read',
+  detail:
+    "Sightline's handler got a request whose body a body parser ahead of it had already read (express.json(), express.text(), a Fastify content-type parser ...), " +
+    'and the parsed body cannot be passed on unchanged. Mount Sightline before any body parser: on Express, app.use(path, toNodeHandler(handler)) before app.use(express.json()); ' +
+    "on Fastify, register it in a scope of its own with removeAllContentTypeParsers() and a '*' parser that leaves the stream (http-adapter README, Mounting).",
+  attr: null,
+} as const
+
+/** A body replayed from what a parser ahead left in `req.body`, with the headers that describe it. */
+interface ParsedBody {
+  readonly bytes: Uint8Array
+  /** The content type to send, or null to keep the request's. */
+  readonly contentType: string | null
+  /** The bytes are no longer what `Content-Encoding` describes (the parser inflated them). */
+  readonly decoded: boolean
+}
+
+const isGzip = (bytes: Uint8Array) => bytes.byteLength >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null)
+
+/**
+ * What a parser ahead (Express's `express.json()`, `express.raw()`,
+ * `express.text()`, `express.urlencoded()`, or a host that copies Fastify's
+ * `request.body` onto `request.raw.body`) left in `req.body`, as bytes meaning
+ * what the client sent; null when that cannot be had back:
+ * - bytes (`express.raw()`): as they are; inflated by the parser unless they still start as gzip;
+ * - text (`express.text()`): as UTF-8, unless it holds U+FFFD, the mark of bytes that were not text (posthog-js's gzip);
+ * - a parsed form (`express.urlencoded()`): re-encoded when every value is a string or a list of strings, null when nested;
+ * - anything else parsed (`express.json()`): as JSON (the parser's own limits and number precision have applied);
+ * - nothing (`undefined`: a Fastify route that parsed into `request.body`): null.
+ */
+function parsedBody(req: IncomingMessage): ParsedBody | null {
+  const value = (req as IncomingMessage & { body?: unknown }).body
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
+  if (value instanceof Uint8Array) {
+    const bytes = new Uint8Array(value.buffer, value.byteOffset, value.byteLength)
+    return { bytes, contentType: null, decoded: !(isGzip(bytes) && /gzip/i.test(String(req.headers['content-encoding'] ?? ''))) }
+  }
+  if (typeof value === 'string') {
+    return value.includes('\uFFFD') ? null : { bytes: new TextEncoder().encode(value), contentType: null, decoded: true }
+  }
+  if (type === 'application/x-www-form-urlencoded') {
+    if (!isPlainObject(value)) return null
+    const form = new URLSearchParams()
+    for (const [key, v] of Object.entries(value)) {
+      if (typeof v === 'string') form.append(key, v)
+      else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) for (const x of v) form.append(key, x)
+      else return null
+    }
+    return { bytes: new TextEncoder().encode(form.toString()), contentType: 'application/x-www-form-urlencoded', decoded: true }
+  }
+  if (value === undefined) return null
+  let text: string
+  try {
+    text = JSON.stringify(value)
+  } catch {
+    return null // a cycle or a BigInt: not JSON a parser produced
+  }
+  if (text === undefined) return null
+  return { bytes: new TextEncoder().encode(text), contentType: 'application/json', decoded: true }
+}
+
+function toRequest(req: IncomingMessage, signal: AbortSignal, body: ReadableStream<Uint8Array> | ParsedBody | undefined): Request {
   const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true
   const host = req.headers.host ?? 'localhost'
   const path = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/'
@@ -70,11 +158,18 @@ function toRequest(req: IncomingMessage, signal: AbortSignal, body: ReadableStre
       // A header the Fetch API refuses (invalid characters) is left out.
     }
   }
+  if (body && !(body instanceof ReadableStream)) {
+    // The replayed bytes have their own length, and no longer the client's encoding once the parser inflated them.
+    headers.delete('content-length')
+    if (body.decoded) headers.delete('content-encoding')
+    if (body.contentType !== null) headers.set('content-type', body.contentType)
+  }
+  const content = body instanceof ReadableStream ? body : body?.bytes
   return new Request(url, {
     method: (req.method ?? 'GET').toUpperCase(),
     headers,
     signal,
-    ...(body && { body, duplex: 'half' as const }),
+    ...(content && { body: content, duplex: 'half' as const }),
   })
 }
 
