@@ -5,9 +5,11 @@ import { runServe } from './serve-command.js'
 
 const usage = `Usage:
   sightline demo  [--path FILE] [--events N] [--persons N] [--port N] [--no-serve]
-      create a DuckDB file with 90 days of sample product data, print a summary, serve the API
-  sightline serve [--port N] [--host H] [--storage duckdb:<path>|postgres:<url>] [--api-key phx_...]
-      serve the API over a storage; --api-key bootstraps a user holding that key on an empty database
+      create a DuckDB file with 90 days of sample product data, print a summary, serve the API;
+      --events or --persons alone sets the other at 60 events per person (default 300,000 and 5,000)
+  sightline serve [--port N] [--host H] [--storage duckdb:<path>|postgres:<url>] [--api-key phx_... | --create-key USER_ID]
+      serve the API over a storage. On an empty database it creates a user and prints a new key once
+      (with --api-key, the user holds that key instead); --create-key prints a new key for an existing user
 `
 
 const positiveInt = (name: string, value: string | undefined): number | undefined => {
@@ -29,6 +31,7 @@ async function main(argv: string[]): Promise<void> {
       host: { type: 'string' },
       storage: { type: 'string' },
       'api-key': { type: 'string' },
+      'create-key': { type: 'string' },
       'no-serve': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -46,7 +49,13 @@ async function main(argv: string[]): Promise<void> {
     })
   }
   if (command === 'serve') {
-    return runServe({ port, host: values.host, storage: values.storage, apiKey: values['api-key'] })
+    return runServe({
+      port,
+      host: values.host,
+      storage: values.storage,
+      apiKey: values['api-key'],
+      createKeyFor: positiveInt('create-key', values['create-key']),
+    })
   }
   throw new Error(`unknown command ${JSON.stringify(command)}\n\n${usage}`)
 }

@@ -4,20 +4,27 @@ import { createSightline } from '@sightline/core'
 import { duckdbStorage } from '@sightline/storage-duckdb'
 import { createProgressBar } from './progress-bar.js'
 import { generateSampleData } from './sample-data.js'
-import { serveUntilSignal } from './serve.js'
+import { demoCurlExamples, serveUntilSignal } from './serve.js'
 
 export interface DemoOptions {
   /** DuckDB file to (re)create. Default `.sightline/demo.duckdb` under the working directory. */
   readonly path?: string
-  /** Approximate number of events. Default 300,000. */
+  /** Approximate number of events. Default 300,000, or 60 per person when only `persons` is given. */
   readonly events?: number
-  /** Persons. Default 5,000. */
+  /** Persons. Default 5,000, or one per 60 events when only `events` is given. */
   readonly persons?: number
   /** Serve the API on localhost after generating, until Ctrl-C. Default true. */
   readonly serve?: boolean
   /** Port to serve on. Default 8000. */
   readonly port?: number
   readonly out?: NodeJS.WritableStream
+  /** Stops serving when aborted, as SIGINT and SIGTERM do. */
+  readonly signal?: AbortSignal
+}
+
+interface DemoData {
+  readonly projectId: number
+  readonly key: string
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US')
@@ -29,6 +36,26 @@ const fmt = (n: number) => n.toLocaleString('en-US')
 export async function runDemo(options: DemoOptions = {}): Promise<void> {
   const out = options.out ?? process.stdout
   const path = resolve(options.path ?? '.sightline/demo.duckdb')
+  const demo = await createDemoData(path, options, out)
+  if (!(options.serve ?? true)) return
+  // The data was made on a clock pinned at the demo's start, so that it is one consistent picture.
+  // The server must not keep that clock: every insight, view or key it records would get the same
+  // instant, and "last viewed" orders would be arbitrary. The same file, reopened on the real clock.
+  const sightline = await createSightline({ storage: duckdbStorage({ path }) })
+  try {
+    await serveUntilSignal(sightline, {
+      port: options.port,
+      out,
+      signal: options.signal,
+      examples: (url) => demoCurlExamples(url, demo.key, demo.projectId),
+    })
+  } finally {
+    await sightline.close()
+  }
+}
+
+/** A fresh DuckDB file at `path` with the sample data, a user and a key; prints a summary. */
+async function createDemoData(path: string, options: DemoOptions, out: NodeJS.WritableStream): Promise<DemoData> {
   mkdirSync(dirname(path), { recursive: true })
   rmSync(path, { force: true })
   rmSync(`${path}.wal`, { force: true })
@@ -41,7 +68,8 @@ export async function runDemo(options: DemoOptions = {}): Promise<void> {
     const user = await sightline.users.create({ email: 'demo@sightline.dev', firstName: 'Demo', organizationIds: [org.id] })
     const { key } = await sightline.personalApiKeys.create({ userId: user.id, label: 'demo' })
 
-    const data = generateSampleData({ end: startOfUtcDay(now), targetEvents: options.events ?? 300_000, persons: options.persons ?? 5_000 })
+    // Either size alone scales the other (60 events per person), see SampleDataOptions.
+    const data = generateSampleData({ end: startOfUtcDay(now), targetEvents: options.events, persons: options.persons })
     out.write(`Sightline demo: ${fmt(data.persons)} persons, about ${fmt(data.estimatedEvents)} events over 90 days, into ${path}\n`)
     const bar = createProgressBar({ total: data.estimatedEvents, label: 'capturing' })
     const started = performance.now()
@@ -73,7 +101,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<void> {
         '',
       ].join('\n'),
     )
-    if (options.serve ?? true) await serveUntilSignal(sightline, { port: options.port, out, key, projectId: project.id })
+    return { projectId: project.id, key }
   } finally {
     await sightline.close()
   }

@@ -2,5 +2,5 @@ export { generateSampleData, type SampleData, type SampleDataOptions, type Sampl
 export { createProgressBar } from './progress-bar.js'
 export { runDemo, type DemoOptions } from './demo-command.js'
 export { runServe, bootstrap, type ServeCommandOptions } from './serve-command.js'
-export { startServer, curlExamples, type RunningServer } from './serve.js'
+export { startServer, curlExamples, demoCurlExamples, type RunningServer } from './serve.js'
 export { parseStorageSpec } from './storage-spec.js'

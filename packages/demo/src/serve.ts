@@ -29,32 +29,67 @@ export async function startServer(sightline: Sightline, options: { port?: number
   }
 }
 
-/** Three requests a person can paste to see the API answer. */
+/** Requests a person can paste to see the API answer: their projects, and the event names of one. */
 export function curlExamples(url: string, key: string, projectId: number): string[] {
   const auth = `-H "Authorization: Bearer ${key}"`
-  return [
-    `curl -s ${auth} ${url}/api/projects/`,
-    `curl -s ${auth} "${url}/api/projects/${projectId}/event_definitions/?limit=5"`,
-    `curl -s -X POST ${auth} -H "Content-Type: application/json" -d '{"name":"Signups","filters":{"insight":"TRENDS","events":[{"id":"signup"}]}}' ${url}/api/projects/${projectId}/insights/`,
-  ]
+  return [`curl -s ${auth} ${url}/api/projects/`, `curl -s ${auth} "${url}/api/projects/${projectId}/event_definitions/?limit=5"`]
 }
 
 /**
- * Serves until SIGINT or SIGTERM, telling `out` where, and with a key and a
- * project, how to try it; then stops accepting requests (the caller closes the engine).
+ * Analyses of the demo's own events to paste: a trend (daily signups over the last 30 days), a
+ * funnel (signup started -> signup -> onboarding completed) and a saved insight. The demo's data
+ * ends at the start of today, so the last 30 days are always full of it.
  */
-export async function serveUntilSignal(
-  sightline: Sightline,
-  options: { port?: number; host?: string; out: NodeJS.WritableStream; key?: string; projectId?: number },
-): Promise<void> {
+export function demoCurlExamples(url: string, key: string, projectId: number): string[] {
+  const auth = `-H "Authorization: Bearer ${key}"`
+  const post = (path: string, body: unknown) =>
+    `curl -s -X POST ${auth} -H "Content-Type: application/json" -d '${JSON.stringify(body)}' ${url}/api/projects/${projectId}${path}`
+  return [
+    ...curlExamples(url, key, projectId),
+    post('/insights/trend/', { events: [{ id: 'signup', math: 'total' }], date_from: '-30d', interval: 'day' }),
+    post('/insights/funnel/', {
+      insight: 'FUNNELS',
+      events: [
+        { id: 'signup_started', order: 0 },
+        { id: 'signup', order: 1 },
+        { id: 'onboarding_completed', order: 2 },
+      ],
+      date_from: '-30d',
+    }),
+    post('/insights/', { name: 'Signups', filters: { insight: 'TRENDS', events: [{ id: 'signup' }] } }),
+  ]
+}
+
+export interface ServeUntilSignalOptions {
+  readonly port?: number
+  readonly host?: string
+  readonly out: NodeJS.WritableStream
+  /** Lines to print under "Try:" once the URL is known. */
+  readonly examples?: (url: string) => string[]
+  /** Stops serving when aborted, as SIGINT and SIGTERM do. */
+  readonly signal?: AbortSignal
+}
+
+/**
+ * Serves until SIGINT, SIGTERM or `signal`, telling `out` where and how to try it; then stops
+ * accepting requests (the caller closes the engine).
+ */
+export async function serveUntilSignal(sightline: Sightline, options: ServeUntilSignalOptions): Promise<void> {
   const server = await startServer(sightline, { port: options.port, host: options.host })
   options.out.write(`Sightline is serving ${server.url} (Ctrl-C stops it)\n`)
-  if (options.key !== undefined && options.projectId !== undefined) {
-    options.out.write(['Try:', '', ...curlExamples(server.url, options.key, options.projectId), ''].join('\n'))
-  }
+  const examples = options.examples?.(server.url) ?? []
+  if (examples.length > 0) options.out.write(['Try:', '', ...examples, ''].join('\n'))
+  let stop = () => {}
   await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve)
-    process.once('SIGTERM', resolve)
+    stop = resolve
+    if (options.signal?.aborted) return resolve()
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+    options.signal?.addEventListener('abort', stop, { once: true })
   })
+  // Whichever came first, the others must not keep a listener on the process (or the signal).
+  process.off('SIGINT', stop)
+  process.off('SIGTERM', stop)
+  options.signal?.removeEventListener('abort', stop)
   await server.close()
 }

@@ -175,6 +175,18 @@ describe('generateSampleData: size', () => {
     expect(Math.abs(data.estimatedEvents - events.length) / events.length).toBeLessThan(0.05)
   })
 
+  it('scales the persons with targetEvents alone, and the events with persons alone (60 per person)', () => {
+    expect(generateSampleData({ targetEvents: 30_000, end: END }).persons).toBe(500)
+    expect(generateSampleData({ targetEvents: 3_000_000, end: END }).persons).toBe(50_000)
+    expect(generateSampleData({ targetEvents: 10, end: END }).persons).toBe(1)
+    const fromPersons = generateSampleData({ persons: 500, end: END })
+    expect(Math.abs(fromPersons.estimatedEvents - 30_000) / 30_000).toBeLessThan(0.1)
+    // Both given: both kept.
+    expect(generateSampleData({ persons: 300, targetEvents: 40_000, end: END }).persons).toBe(300)
+    // Neither: 5,000 persons.
+    expect(generateSampleData({ end: END }).persons).toBe(5_000)
+  })
+
   it('follows targetEvents', () => {
     const { data, events } = collect({ persons: 300, targetEvents: 40_000, end: END })
     expect(Math.abs(events.length - 40_000) / 40_000).toBeLessThan(0.15)

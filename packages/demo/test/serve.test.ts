@@ -1,9 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSightline, type Sightline } from '@sightline/core'
 import { duckdbStorage } from '@sightline/storage-duckdb'
-import { bootstrap } from '../src/serve-command.js'
+import { bootstrap, runServe, type ServeCommandOptions } from '../src/serve-command.js'
 import { curlExamples, startServer, type RunningServer } from '../src/serve.js'
 import { parseStorageSpec } from '../src/storage-spec.js'
+import { CapturedOutput } from './captured-output.js'
 
 const KEY = `phx_${'a1'.repeat(20)}`
 
@@ -34,18 +38,82 @@ describe('sightline serve', () => {
   })
 
   it('bootstraps once: the same key again finds the same project; another key on a non-empty database is refused', async () => {
-    expect(await bootstrap(sightline, KEY)).toEqual({ projectId })
+    expect(await bootstrap(sightline, KEY)).toEqual({ projectId, key: KEY })
     await expect(bootstrap(sightline, `phx_${'b2'.repeat(20)}`)).rejects.toThrow(/empty database/)
   })
 
   it('prints curl commands that name the URL, the key and the project', () => {
     const lines = curlExamples(server.url, KEY, projectId)
-    expect(lines).toHaveLength(3)
+    expect(lines).toHaveLength(2)
     for (const line of lines) {
       expect(line).toContain(server.url)
       expect(line).toContain(KEY)
     }
     expect(lines[1]).toContain(`/api/projects/${projectId}/event_definitions/`)
+  })
+})
+
+/** `sightline serve` on a free port until `stop()`; what it printed up to serving. */
+async function serving(options: ServeCommandOptions): Promise<{ out: CapturedOutput; url: string; stop: () => Promise<void> }> {
+  const out = new CapturedOutput()
+  const abort = new AbortController()
+  const running = runServe({ ...options, port: 0, out, signal: abort.signal })
+  const ended = running.then(() => Promise.reject(new Error(`serve stopped before serving:\n${out.text}`)))
+  const [, url = ''] = await Promise.race([out.waitFor(/serving (http:\/\/\S+)/), ended])
+  return {
+    out,
+    url,
+    stop: async () => {
+      abort.abort()
+      await running
+    },
+  }
+}
+
+const projectsWith = (url: string, key: string | undefined) =>
+  fetch(`${url}/api/projects/`, key === undefined ? {} : { headers: { Authorization: `Bearer ${key}` } })
+
+describe('sightline serve without --api-key', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sightline-serve-'))
+  const storage = `duckdb:${join(dir, 'serve.duckdb')}`
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('on an empty database creates a user and prints its new key once, which then reads the project', async () => {
+    const server = await serving({ storage })
+    try {
+      const key = server.out.text.match(/^ {2}(phx_\S+)$/m)?.[1]
+      expect(key).toBeDefined()
+      // Printed in the notice and in the two curl lines, nowhere else.
+      expect(server.out.text.split(key as string).length - 1).toBe(3)
+      const ok = await projectsWith(server.url, key)
+      expect(ok.status).toBe(200)
+      expect(((await ok.json()) as { count: number }).count).toBe(1)
+      expect((await projectsWith(server.url, undefined)).status).toBe(401)
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('on a database with users says how to get a key, and --create-key prints a new one that works', async () => {
+    const again = await serving({ storage })
+    await again.stop()
+    expect(again.out.text).not.toMatch(/phx_/)
+    expect(again.out.text).toMatch(/--create-key <user id>/)
+    expect(again.out.text).toMatch(/personalApiKeys\.create/)
+
+    const server = await serving({ storage, createKeyFor: 1 })
+    try {
+      const key = server.out.text.match(/New personal API key for admin@sightline\.local .*: (phx_\S+)$/m)?.[1]
+      expect(key).toBeDefined()
+      expect((await projectsWith(server.url, key)).status).toBe(200)
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('refuses --create-key for a user that does not exist, and with --api-key', async () => {
+    await expect(serving({ storage, createKeyFor: 99 })).rejects.toThrow(/user/)
+    await expect(serving({ storage, createKeyFor: 1, apiKey: KEY })).rejects.toThrow(/exclude/)
   })
 })
 
