@@ -92,6 +92,13 @@ describe('the OpenAPI document', () => {
       await check('GET', `${path}?data=${encodeURIComponent(Buffer.from(payload).toString('base64'))}`, { key: null })
     }
     await check('GET', '/api/schema/', { key: null })
+    await check('POST', '/flags/?v=2', { key: null, body: { token: w.project.apiToken, distinct_id: 'u' } })
+    await check('POST', '/flags/', { key: null, body: { token: w.project.apiToken, distinct_id: 'u' } })
+    await check('GET', `/flags/?v=2&token=${w.project.apiToken}&data=${encodeURIComponent(Buffer.from(JSON.stringify({ distinct_id: 'u' })).toString('base64'))}`, { key: null })
+    expect((await check('POST', '/flags/?v=2', { key: null, body: { distinct_id: 'u' } })).status).toBe(401)
+    await check('GET', `/flags/definitions?token=${w.project.apiToken}&send_cohorts`)
+    await check('GET', `/api/feature_flag/local_evaluation/?token=${w.project.apiToken}`)
+    expect((await check('GET', `/flags/definitions?token=${w.otherProject.apiToken}`)).status).toBe(401)
 
     const plugins = `/api/organizations/${w.org.id}/plugins`
     const installed = await check('POST', `${plugins}/`, { body: { url: 'https://github.com/PostHog/posthog-plugin-geoip', plugin_type: 'repository', tag: 'v1' } })

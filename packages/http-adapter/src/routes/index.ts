@@ -4,6 +4,7 @@ import * as analyses from './analyses.js'
 import * as capture from './capture.js'
 import * as cohorts from './cohorts.js'
 import * as eventDefinitions from './event-definitions.js'
+import * as flags from './flags.js'
 import * as insights from './insights.js'
 import * as insightCancel from './insight-cancel.js'
 import * as insightTiming from './insight-timing.js'
@@ -99,4 +100,9 @@ export const apiRoutes: ReadonlyArray<Route> = [
   ]),
   route('GET',    '/engage/',                                            capture.engage),
   route('POST',   '/engage/',                                            capture.engage),
+
+  route('GET',    '/flags/',                                             flags.flags),
+  route('POST',   '/flags/',                                             flags.flags),
+  route('GET',    '/flags/definitions/',                                 flags.definitions),
+  route('GET',    '/api/feature_flag/local_evaluation/',                 flags.definitions),
 ]

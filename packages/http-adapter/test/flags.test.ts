@@ -1,0 +1,67 @@
+import { gzipSync } from 'node:zlib'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { json, type World, world } from './fixture.js'
+
+let w: World
+beforeAll(async () => {
+  w = await world()
+})
+afterAll(() => w.close())
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+describe('/flags/: PostHog with no feature flags', () => {
+  test('?v=2 answers the v2 shape with no flags; no v answers the legacy shape', async () => {
+    const body = { token: w.project.apiToken, distinct_id: 'u1', person_properties: { plan: 'pro' } }
+    const v2 = await w.call('POST', '/flags/?v=2&config=true', { key: null, body })
+    expect(v2.status).toBe(200)
+    const answer = await json(v2)
+    expect(answer).toEqual({ flags: {}, errorsWhileComputingFlags: false, requestId: expect.stringMatching(UUID) })
+    const legacy = await json(await w.call('POST', '/flags', { key: null, body }))
+    expect(legacy).toEqual({ featureFlags: {}, featureFlagPayloads: {}, errorsWhileComputingFlags: false, requestId: expect.stringMatching(UUID) })
+    expect(legacy.requestId).not.toBe(answer.requestId)
+  })
+
+  test('reads gzip bodies as capture does', async () => {
+    const r = await w.call('POST', '/flags/?v=2', {
+      key: null,
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: gzipSync(JSON.stringify({ token: w.project.apiToken, distinct_id: 'u1' })),
+    })
+    expect(r.status).toBe(200)
+    expect((await json(r)).flags).toEqual({})
+  })
+
+  test('refuses what PostHog refuses: no token, an unknown token, no distinct_id', async () => {
+    const none = await w.call('POST', '/flags/?v=2', { key: null, body: { distinct_id: 'u1' } })
+    expect(none.status).toBe(401)
+    expect(await json(none)).toMatchObject({ code: 'missing_api_key' })
+    const unknown = await w.call('POST', '/flags/?v=2', { key: null, body: { token: 'phc_nope', distinct_id: 'u1' } })
+    expect(unknown.status).toBe(401)
+    expect(await json(unknown)).toMatchObject({ code: 'invalid_api_key' })
+    const anonymous = await w.call('POST', '/flags/?v=2', { key: null, body: { token: w.project.apiToken } })
+    expect(anonymous.status).toBe(400)
+    expect(await json(anonymous)).toMatchObject({ code: 'missing_distinct_id', attr: 'distinct_id' })
+  })
+})
+
+describe('flag definitions for local evaluation', () => {
+  for (const path of ['/flags/definitions', '/api/feature_flag/local_evaluation/']) {
+    test(`${path}: no definitions for a member's personal API key`, async () => {
+      const r = await w.call('GET', `${path}?token=${w.project.apiToken}&send_cohorts`)
+      expect(r.status).toBe(200)
+      expect(await json(r)).toEqual({ flags: [], group_type_mapping: {}, cohorts: {} })
+    })
+
+    test(`${path}: a key is required; another organization's token answers as an unknown one`, async () => {
+      expect((await w.call('GET', `${path}?token=${w.project.apiToken}`, { key: null })).status).toBe(401)
+      const other = await w.call('GET', `${path}?token=${w.otherProject.apiToken}`)
+      const unknown = await w.call('GET', `${path}?token=phc_unknown`)
+      expect(other.status).toBe(401)
+      expect(await other.text()).toBe(await unknown.text())
+      const missing = await w.call('GET', path)
+      expect(missing.status).toBe(400)
+      expect(await json(missing)).toMatchObject({ attr: 'token' })
+    })
+  }
+})
