@@ -65,6 +65,8 @@ export function openApiDocument(routes: ReadonlyArray<Route>, basePath: string, 
     }))
     const queryParams = (r.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, description: q.description, schema: jsonOf(q.schema) }))
     const formats = r.formats ?? ['json']
+    // A route that takes `format=csv` only to refuse it (cancel, timing: nothing tabular) declares that 400 in `errors`; it answers JSON only.
+    const csvAnswers = formats.includes('csv') && r.errors?.[400] === undefined
     if (formats.length > 1) {
       queryParams.push({ name: 'format', in: 'query', required: false, description: `One of ${formats.join(', ')}.`, schema: { type: 'string', enum: formats } })
     }
@@ -73,7 +75,7 @@ export function openApiDocument(routes: ReadonlyArray<Route>, basePath: string, 
     for (const [status, s] of Object.entries(r.responses)) {
       const content: Json = {}
       if (s) content['application/json'] = { schema: jsonOf(s) }
-      if (s && formats.includes('csv')) content['text/csv'] = { schema: { type: 'string' } }
+      if (s && csvAnswers) content['text/csv'] = { schema: { type: 'string' } }
       // A declared answer of 300 or more is a refusal the endpoint always gives (DELETE of an insight: 405).
       const description = s ? 'Success.' : Number(status) >= 300 ? 'Refused, no body.' : 'Success, no body.'
       responses[status] = { description, ...(s && { content }) }

@@ -1,6 +1,7 @@
 import type { Project } from '@sightline/core'
 import { visibleProject } from '../access.js'
 import { analysisParamsOf } from '../internal/analysis-params.js'
+import { analysisCsvResponse, type AnalysisKind } from '../internal/csv-analyses.js'
 import { pageOf, respond, respondPage } from '../internal/respond.js'
 import { endpoint, type RouteContext } from '../route.js'
 import { AnalysisParams, AnalysisPerson, AnalysisResponse } from '../wire/analysis.js'
@@ -11,7 +12,7 @@ const TAG = 'insights'
 const projectOf = (ctx: RouteContext<unknown>): Promise<Project> => visibleProject(ctx, ctx.params.project_id)
 const PAGING: ReadonlySet<string> = new Set(['format', 'limit', 'offset'])
 
-type Analysis = 'funnel' | 'trend' | 'retention' | 'paths' | 'funnelCorrelation'
+type Analysis = AnalysisKind
 type Persons = 'funnelPersons' | 'trendPersons' | 'retentionPersons' | 'pathPersons' | 'funnelCorrelationPersons'
 
 /** What an analysis answers beyond the common errors (interface 8; PostHog's statuses). */
@@ -28,6 +29,13 @@ const DESCRIBED: Record<Analysis, string> = {
   funnelCorrelation: 'which events and properties go with converting through a funnel (odds ratios)',
 }
 
+/** Interface 4.2: every insight endpoint takes `format` (`json`, `csv`). */
+const FORMATS = ['json', 'csv'] as const
+
+/** The answer as JSON (streamed), or with `?format=csv` as the analysis' table (csv-analyses.ts). */
+const answer = (ctx: RouteContext<unknown>, kind: Analysis, body: { result: unknown; last_refresh?: unknown }): Response =>
+  ctx.query.get('format') === 'csv' ? analysisCsvResponse(kind, body) : respond(ctx, body)
+
 /** POST: the parameters are the JSON body. */
 function postAnalysis(kind: Analysis) {
   return endpoint({
@@ -36,10 +44,11 @@ function postAnalysis(kind: Analysis) {
     access: { scope: 'insight:read' },
     body: AnalysisParams,
     responses: { 200: AnalysisResponse },
+    formats: FORMATS,
     errors: ANALYSIS_ERRORS,
     async handle(ctx) {
       const project = await projectOf(ctx)
-      return respond(ctx, await ctx.sightline.query[kind](project.id, ctx.body))
+      return answer(ctx, kind, await ctx.sightline.query[kind](project.id, ctx.body))
     },
   })
 }
@@ -51,10 +60,11 @@ function getAnalysis(kind: Analysis) {
     tag: TAG,
     access: { scope: 'insight:read' },
     responses: { 200: AnalysisResponse },
+    formats: FORMATS,
     errors: ANALYSIS_ERRORS,
     async handle(ctx) {
       const project = await projectOf(ctx)
-      return respond(ctx, await ctx.sightline.query[kind](project.id, analysisParamsOf(ctx.query)))
+      return answer(ctx, kind, await ctx.sightline.query[kind](project.id, analysisParamsOf(ctx.query)))
     },
   })
 }

@@ -1,5 +1,6 @@
 import { Schema } from 'effect'
 import { visibleProject } from '../access.js'
+import { CSV_REFUSED, refuseCsv } from '../internal/csv.js'
 import { respond } from '../internal/respond.js'
 import { endpoint } from '../route.js'
 
@@ -25,7 +26,10 @@ export const cancel = endpoint({
   access: { scope: 'insight:read' },
   body: CancelRequest,
   responses: { 200: CancelResponse },
+  formats: ['json', 'csv'],
+  errors: { 400: CSV_REFUSED },
   async handle(ctx) {
+    refuseCsv(ctx.query, 'a cancel')
     const project = await visibleProject(ctx, ctx.params.project_id)
     const cancelled = await ctx.sightline.query.cancel(project.id, ctx.body.client_query_id)
     return respond(ctx, { client_query_id: ctx.body.client_query_id, cancelled })

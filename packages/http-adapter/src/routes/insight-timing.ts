@@ -1,4 +1,5 @@
 import { principalOf, visibleProject } from '../access.js'
+import { CSV_REFUSED, refuseCsv } from '../internal/csv.js'
 import { respond } from '../internal/respond.js'
 import { endpoint } from '../route.js'
 import { InsightTiming } from '../wire/insight-timing.js'
@@ -16,7 +17,10 @@ export const timing = endpoint({
   access: { scope: 'insight:read' },
   body: InsightTiming,
   responses: { 200: Schema.Struct({ success: Schema.Boolean }) },
+  formats: ['json', 'csv'],
+  errors: { 400: CSV_REFUSED },
   async handle(ctx) {
+    refuseCsv(ctx.query, 'a timing report')
     const project = await visibleProject(ctx, ctx.params.project_id)
     const report = ctx.options.onInsightTiming
     if (report) {
