@@ -20,6 +20,7 @@ export function dashboardCases(target: ConformanceTarget): void {
           filters,
           createdAt: iso(0),
           createdBy: { id: ada.id, uuid: ada.uuid, distinctId: ada.distinctId, firstName: 'Ada', email: 'ada@acme.io', isEmailVerified: false },
+          deleted: false,
           tiles: [],
         })
         const [row] = await e.db.raw<Record<string, unknown>>('select project_id, name, description, filters, deleted, created_by from dashboards where id = $1', [main.id])
@@ -138,6 +139,63 @@ export function dashboardCases(target: ConformanceTarget): void {
         expect(await count(e.db, 'dashboard_tiles', 'not deleted')).toBe(0)
         expect((await e.sightline.insights.get(e.projectId, i1.id)).dashboards).toEqual([])
         await expect(e.sightline.dashboards.addTile(e.projectId, main.id, { insightId: i1.id })).rejects.toBeInstanceOf(NotFoundError)
+      } finally {
+        await e.close()
+      }
+    })
+
+    conformanceCase(target, 'update restyles and removes tiles and soft-deletes, in one transaction', async () => {
+      const e = await openEngine(target)
+      try {
+        const ada = await user(e, 'Ada')
+        const main = await e.sightline.dashboards.create(e.projectId, { name: 'Main' })
+        const side = await e.sightline.dashboards.create(e.projectId, { name: 'Side' })
+        const i1 = await e.sightline.insights.create(e.projectId, { name: 'I1', order: 0 })
+        const i2 = await e.sightline.insights.create(e.projectId, { name: 'I2', order: 1 })
+        const t1 = await e.sightline.dashboards.addTile(e.projectId, main.id, { insightId: i1.id })
+        const t2 = await e.sightline.dashboards.addTile(e.projectId, main.id, { insightId: i2.id })
+        const sideTile = await e.sightline.dashboards.addTile(e.projectId, side.id, { insightId: i1.id })
+
+        // A tile of another dashboard (or none) refuses the whole update: the name does not change either.
+        const before = await written(e.db)
+        for (const tiles of [[{ id: t1.id, color: 'red' }, { id: sideTile.id, color: 'red' }], [{ id: 999_999 }]]) {
+          expect((await failure(e.sightline.dashboards.update(e.projectId, main.id, { name: 'Renamed', tiles }))).attr).toBe(tiles.length === 2 ? 'tiles__1__id' : 'tiles__0__id')
+        }
+        expect((await failure(e.sightline.dashboards.update(e.projectId, main.id, { tiles: [{ id: t1.id, layouts: [] as never }] }))).attr).toBe('tiles__0__layouts')
+        expect(await written(e.db)).toEqual(before)
+
+        const layouts = { sm: { x: 0, y: 2, w: 6, h: 5 } }
+        const updated = await e.sightline.dashboards.update(
+          e.projectId,
+          main.id,
+          { name: 'Renamed', tiles: [{ id: t1.id, layouts, color: 'blue' }, { id: t2.id, deleted: true }] },
+          { userId: ada.id },
+        )
+        expect(updated).toMatchObject({ name: 'Renamed', deleted: false, tiles: [{ id: t1.id, insightId: i1.id, layouts, color: 'blue', deleted: false }] })
+        expect(updated.tiles).toHaveLength(1)
+        const rows = await e.db.raw<Record<string, unknown>>('select id, layouts, color, deleted from dashboard_tiles where dashboard_id = $1 order by id', [main.id])
+        expect(rows.map((r) => ({ ...r, layouts: json(r.layouts) }))).toEqual([
+          { id: t1.id, layouts, color: 'blue', deleted: false },
+          { id: t2.id, layouts: {}, color: null, deleted: true },
+        ])
+        // Removing a tile is logged on its insight, as when its dashboards change.
+        const [removed] = (await e.sightline.insights.activity(e.projectId, i2.id)).results
+        expect(removed).toMatchObject({ activity: 'updated', userId: ada.id })
+        expect(removed!.detail.changes).toEqual([{ type: 'Insight', action: 'changed', field: 'dashboards', before: [{ id: main.id, name: 'Renamed' }], after: [] }])
+
+        // deleted: true soft-deletes after the other changes; the answer says so, without tiles.
+        const gone = await e.sightline.dashboards.update(e.projectId, main.id, { description: 'last words', deleted: true }, { userId: ada.id })
+        expect(gone).toMatchObject({ id: main.id, description: 'last words', deleted: true, tiles: [] })
+        const [row] = await e.db.raw<Record<string, unknown>>('select description, deleted from dashboards where id = $1', [main.id])
+        expect(row).toEqual({ description: 'last words', deleted: true })
+        expect(await count(e.db, 'dashboard_tiles', `not deleted and dashboard_id = ${main.id}`)).toBe(0)
+        await expect(e.sightline.dashboards.get(e.projectId, main.id)).rejects.toBeInstanceOf(NotFoundError)
+        expect(ids(await e.sightline.dashboards.list(e.projectId))).toEqual([side.id])
+        expect((await e.sightline.dashboards.get(e.projectId, side.id)).tiles.map((t) => t.id)).toEqual([sideTile.id])
+        const log = await e.sightline.activity.list({ projectId: e.projectId, scope: 'Dashboard', itemId: main.id })
+        expect(log.results.map((r) => r.activity)).toEqual(['deleted', 'updated', 'updated', 'created'])
+        // deleted: false on a live dashboard changes nothing.
+        expect(await e.sightline.dashboards.update(e.projectId, side.id, { deleted: false })).toMatchObject({ deleted: false, name: 'Side' })
       } finally {
         await e.close()
       }

@@ -34,6 +34,8 @@ export const Dashboard = Schema.Struct({
   filters: DashboardFilters,
   createdAt: Schema.String,
   createdBy: Schema.NullOr(UserSummary),
+  /** True only in the answer of the `update` that soft-deleted it (a deleted dashboard is otherwise not found). */
+  deleted: Schema.Boolean,
   /** The tiles shown: not removed, and whose insight is not deleted; by insight `order`, then tile id. */
   tiles: Schema.Array(DashboardTile),
 })
@@ -52,10 +54,25 @@ export const CreateDashboardInput = Schema.Struct({
 })
 export type CreateDashboardInput = typeof CreateDashboardInput.Type
 
+/** A change to one of the dashboard's tiles inside `update` (PostHog's `PATCH /dashboards/:id/` with `tiles`). */
+export const DashboardTilePatch = Schema.Struct({
+  /** A tile shown on this dashboard. */
+  id: Schema.Int,
+  layouts: Schema.optional(JsonObject),
+  color: Schema.optional(Color),
+  /** True removes the tile (the insight leaves the dashboard); false changes nothing. */
+  deleted: Schema.optional(Schema.Boolean),
+})
+export type DashboardTilePatch = typeof DashboardTilePatch.Type
+
 export const UpdateDashboardInput = Schema.Struct({
   name: Schema.optional(Name),
   description: Schema.optional(Description),
   filters: Schema.optional(DashboardFilters),
+  /** Tile changes, applied in order with the rest in one transaction; at most 1,000. */
+  tiles: Schema.optional(Schema.Array(DashboardTilePatch).pipe(Schema.check(Schema.isMaxLength(1000)))),
+  /** True soft-deletes the dashboard after the other changes, as `delete` does; false changes nothing. */
+  deleted: Schema.optional(Schema.Boolean),
 })
 export type UpdateDashboardInput = typeof UpdateDashboardInput.Type
 

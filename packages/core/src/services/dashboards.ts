@@ -15,6 +15,7 @@ import {
   UpdateDashboardInput,
   UpdateDashboardTileInput,
   type DashboardTile,
+  type DashboardTilePatch,
 } from '../model/dashboard.js'
 import { DEFAULT_PAGE_SIZE, PageOptions, type Page } from '../model/page.js'
 import type { DashboardsTable, DashboardTilesTable, SightlineDatabase } from '../storage.js'
@@ -87,11 +88,48 @@ async function toDashboards(db: Db, rows: ReadonlyArray<DashboardRow>): Promise<
         filters: r.filters,
         createdAt: r.created_at,
         createdBy: (r.created_by !== null && users.get(r.created_by)) || null,
+        deleted: r.deleted,
         tiles: tiles.filter((t) => t.dashboard_id === r.id).map(tileFromRow),
       },
       'stored dashboard',
     ),
   )
+}
+
+/**
+ * The dashboard's shown tiles that `patches` name, each with its change, before
+ * anything is written; a tile not shown there is a `ValidationError` naming it.
+ */
+async function tilesToPatch(
+  db: Db,
+  dashboardId: number,
+  patches: ReadonlyArray<DashboardTilePatch>,
+): Promise<Array<[Selectable<DashboardTilesTable>, DashboardTilePatch]>> {
+  if (patches.length === 0) return []
+  const shown = await db.selectFrom('dashboard_tiles').selectAll().where('dashboard_id', '=', dashboardId).where('deleted', '=', false).execute()
+  const byId = new Map(shown.map((t) => [t.id, t]))
+  return patches.map((p, i) => {
+    const tile = byId.get(p.id)
+    if (!tile) throw new ValidationError([{ path: ['tiles', i, 'id'], message: `Tile ${p.id} is not on this dashboard.` }], { context: 'invalid dashboard' })
+    return [tile, p]
+  })
+}
+
+/** Writes a tile's new layouts or colour, if any. */
+async function restyle(db: Db, tileId: number, look: { readonly layouts?: DashboardTile['layouts']; readonly color?: string | null }): Promise<void> {
+  if (look.layouts === undefined && look.color === undefined) return
+  await db
+    .updateTable('dashboard_tiles')
+    .set({
+      ...(look.layouts !== undefined && { layouts: JSON.stringify(look.layouts) }),
+      ...(look.color !== undefined && { color: look.color }),
+    })
+    .where('id', '=', tileId)
+    .execute()
+}
+
+const removeTileRow = async (db: Db, tileId: number): Promise<void> => {
+  await db.updateTable('dashboard_tiles').set({ deleted: true }).where('id', '=', tileId).execute()
 }
 
 export function dashboardsService(ctx: EngineContext) {
@@ -118,6 +156,13 @@ export function dashboardsService(ctx: EngineContext) {
       changes: [dashboardsChange(before, after)],
       extra: { short_id: insight.short_id },
     })
+  }
+
+  /** Marks the dashboard and its tiles deleted (the insights stay) and records it. */
+  const softDelete = async (db: Db, project: ProjectInfo, row: DashboardRow, actor: Actor | undefined) => {
+    await db.updateTable('dashboards').set({ deleted: true }).where('id', '=', row.id).execute()
+    await db.updateTable('dashboard_tiles').set({ deleted: true }).where('dashboard_id', '=', row.id).where('deleted', '=', false).execute()
+    await record(db, project, row, actor, 'deleted', [{ type: 'Dashboard', action: 'changed', field: 'deleted', before: false, after: true }])
   }
 
   const write = <T>(projectId: number, what: string, fn: (trx: Db) => Promise<T>) => writeTransaction(ctx, projectWrites(projectId), what, fn)
@@ -170,7 +215,13 @@ export function dashboardsService(ctx: EngineContext) {
       })
     },
 
-    /** Changes the name, description or filters; records the change. */
+    /**
+     * Changes the name, description or filters, then restyles or removes the
+     * listed tiles, then soft-deletes the dashboard when `deleted` is true, all
+     * in one transaction; records each change. A tile id not shown on this
+     * dashboard is a `ValidationError` at `['tiles', i, 'id']` and nothing is
+     * written. Once deleted, the answer has `deleted: true` and no tiles.
+     */
     async update(projectId: number, id: number, input: UpdateDashboardInput, actor?: Actor): Promise<Dashboard> {
       ctx.assertOpen()
       const patch = decodeOrThrow(UpdateDashboardInput, input, 'invalid dashboard')
@@ -178,6 +229,7 @@ export function dashboardsService(ctx: EngineContext) {
       return write(projectId, 'update dashboard', async (trx) => {
         const project = await findProject(trx, projectId)
         const before = await findDashboard(trx, project.id, id)
+        const tiles = await tilesToPatch(trx, before.id, patch.tiles ?? [])
         if (patch.name !== undefined || patch.description !== undefined || patch.filters !== undefined) {
           await trx
             .updateTable('dashboards')
@@ -192,6 +244,17 @@ export function dashboardsService(ctx: EngineContext) {
         const after = await findDashboard(trx, project.id, id)
         const changes = changesBetween('Dashboard', before, after, ['name', 'description', 'filters'])
         if (changes.length > 0) await record(trx, project, after, actor, 'updated', changes)
+        for (const [tile, change] of tiles) {
+          if (change.deleted === true) {
+            await retile(trx, project, tile.insight_id, actor, () => removeTileRow(trx, tile.id))
+          } else {
+            await restyle(trx, tile.id, change)
+          }
+        }
+        if (patch.deleted === true) {
+          await softDelete(trx, project, after, actor)
+          return (await toDashboards(trx, [{ ...after, deleted: true }]))[0]!
+        }
         return (await toDashboards(trx, [after]))[0]!
       })
     },
@@ -202,10 +265,7 @@ export function dashboardsService(ctx: EngineContext) {
       checkActor(actor)
       await write(projectId, 'delete dashboard', async (trx) => {
         const project = await findProject(trx, projectId)
-        const row = await findDashboard(trx, project.id, id)
-        await trx.updateTable('dashboards').set({ deleted: true }).where('id', '=', row.id).execute()
-        await trx.updateTable('dashboard_tiles').set({ deleted: true }).where('dashboard_id', '=', row.id).where('deleted', '=', false).execute()
-        await record(trx, project, row, actor, 'deleted', [{ type: 'Dashboard', action: 'changed', field: 'deleted', before: false, after: true }])
+        await softDelete(trx, project, await findDashboard(trx, project.id, id), actor)
       })
     },
 
@@ -244,16 +304,7 @@ export function dashboardsService(ctx: EngineContext) {
         const project = await findProject(trx, projectId)
         const dashboard = await findDashboard(trx, project.id, dashboardId)
         const tile = await findTile(trx, dashboard.id, tileId)
-        if (patch.layouts !== undefined || patch.color !== undefined) {
-          await trx
-            .updateTable('dashboard_tiles')
-            .set({
-              ...(patch.layouts !== undefined && { layouts: JSON.stringify(patch.layouts) }),
-              ...(patch.color !== undefined && { color: patch.color }),
-            })
-            .where('id', '=', tile.id)
-            .execute()
-        }
+        await restyle(trx, tile.id, patch)
         return tileFromRow(await findTile(trx, dashboard.id, tile.id))
       })
     },
@@ -266,9 +317,7 @@ export function dashboardsService(ctx: EngineContext) {
         const project = await findProject(trx, projectId)
         const dashboard = await findDashboard(trx, project.id, dashboardId)
         const tile = await findTile(trx, dashboard.id, tileId)
-        await retile(trx, project, tile.insight_id, actor, async () => {
-          await trx.updateTable('dashboard_tiles').set({ deleted: true }).where('id', '=', tile.id).execute()
-        })
+        await retile(trx, project, tile.insight_id, actor, () => removeTileRow(trx, tile.id))
       })
     },
   }
