@@ -17,12 +17,14 @@ async function seed(live: Live): Promise<{ ids: Ids; secrets: string[] }> {
   await sightline.insights.viewed(a.project.id, insight.id, { userId: a.user.id })
   const action = await sightline.actions.create(a.project.id, { name: 'Acme secret action', steps: [{ event: 'acme_secret_event' }] }, { userId: a.user.id })
   const cohort = await sightline.cohorts.create(a.project.id, { name: 'Acme secret cohort', isStatic: true, distinctIds: ['acme-secret-person'] }, { userId: a.user.id })
+  const dashboard = await sightline.dashboards.create(a.project.id, { name: 'Acme secret dashboard', filters: { date_from: '-7d', secret: 'acme-secret-dashboard-filter' } }, { userId: a.user.id })
+  await sightline.dashboards.addTile(a.project.id, dashboard.id, { insightId: insight.id, color: 'acme-secret-colour' })
   return {
-    ids: { orgId: a.org.id, projectId: a.project.id, pluginId: plugin.id, insightId: insight.id, definitionId: definition!.id, actionId: action.id, cohortId: cohort.id },
+    ids: { orgId: a.org.id, projectId: a.project.id, pluginId: plugin.id, insightId: insight.id, definitionId: definition!.id, actionId: action.id, cohortId: cohort.id, dashboardId: dashboard.id },
     secrets: [
       a.org.id, a.org.name, a.project.name, a.project.apiToken, a.project.uuid, a.user.email, insight.shortId,
       'acme_secret_event', 'Acme secret plugin', 'acme-secret-description', 'acme-secret-source', 'Acme secret insight', 'acme-secret-filter',
-      'Acme secret action', 'Acme secret cohort', 'acme-secret-person',
+      'Acme secret action', 'Acme secret cohort', 'acme-secret-person', 'Acme secret dashboard', 'acme-secret-dashboard-filter', 'acme-secret-colour',
     ],
   }
 }
@@ -38,6 +40,8 @@ async function snapshot(live: Live) {
     definitions: await live.db.raw(`select id, name, tags from event_definitions where project_id = ${p} order by id`),
     actions: await live.db.raw(`select id, name, description, deleted from actions where project_id = ${p} order by id`),
     cohorts: await live.db.raw(`select id, name, description, deleted from cohorts where project_id = ${p} order by id`),
+    dashboards: await live.db.raw(`select id, name, description, deleted from dashboards where project_id = ${p} order by id`),
+    tiles: await live.db.raw(`select t.id, t.color, t.deleted from dashboard_tiles t join dashboards d on d.id = t.dashboard_id where d.project_id = ${p} order by t.id`),
     events: await live.db.raw(`select count(*) as n from events where project_id = ${p}`),
   }
 }
@@ -81,7 +85,7 @@ export function refusalCases(target: ConformanceTarget): void {
 
     test('a key without the scope: 403 naming it, before any lookup; the scope (or its :write) is enough', async () => {
       const before = await snapshot(live)
-      const unrelated = await live.keyWith('dashboard:read')
+      const unrelated = await live.keyWith('query:read')
       for (const op of keyed().filter((o) => o.access !== 'authenticated')) {
         const denied = await live.call(op.method, op.path, { key: unrelated, body: bodyOf(op) })
         expect(denied.status, `${op.method} ${op.path}`).toBe(403)
@@ -151,9 +155,9 @@ export function isolationCases(target: ConformanceTarget): void {
       expect(sneaky.body).toMatchObject({ type: 'validation_error', code: 'does_not_exist', attr: 'organization' })
       // A's plugin, insight, action and cohort ids under B's own organization and project are missing there too (DELETE of the last three is always refused).
       const inB = (path: string) => path.replace(live.a.org.id, live.b.org.id).replace(`/projects/${live.a.project.id}/`, `/projects/${live.b.project.id}/`)
-      for (const op of ops.filter((o) => o.tenancy === 'owned' && /(plugins|insights|event_definitions|actions|cohorts)\/\{id\}\//.test(o.template))) {
+      for (const op of ops.filter((o) => o.tenancy === 'owned' && /(plugins|insights|event_definitions|actions|cohorts|dashboards)\/\{id\}\//.test(o.template))) {
         const r = await live.call(op.method, inB(op.path), { key: theirs, body: bodyOf(op) })
-        const refused = op.method === 'DELETE' && /(insights|actions|cohorts)\/\{id\}\/$/.test(op.template) && r.status === 405
+        const refused = op.method === 'DELETE' && /(insights|actions|cohorts|dashboards)\/\{id\}\/$/.test(op.template) && r.status === 405
         expect(r.status === 404 || refused, `${op.method} ${inB(op.path)} → ${r.status}`).toBe(true)
         for (const secret of secrets) expect(r.text).not.toContain(secret)
       }
@@ -163,6 +167,8 @@ export function isolationCases(target: ConformanceTarget): void {
       expect(after.definitions).toEqual(before.definitions)
       expect(after.actions).toEqual(before.actions)
       expect(after.cohorts).toEqual(before.cohorts)
+      expect(after.dashboards).toEqual(before.dashboards)
+      expect(after.tiles).toEqual(before.tiles)
       expect(after.events).toEqual(before.events)
       expect(after.sources).toEqual(before.sources)
       expect(after.plugins.filter((p) => before.plugins.some((q) => q.id === p.id))).toEqual(before.plugins)

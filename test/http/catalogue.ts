@@ -9,6 +9,7 @@ export interface Ids {
   readonly definitionId: string
   readonly actionId: number
   readonly cohortId: number
+  readonly dashboardId: number
 }
 
 export interface Operation {
@@ -108,6 +109,11 @@ const ROWS: ReadonlyArray<Row> = [
   ['PATCH', `${P}/cohorts/{cohort}/`, 'cohort:write', { description: 'walked' }],
   ['DELETE', `${P}/cohorts/{cohort}/`, 'cohort:write', undefined, 405],
   ['GET', `${P}/cohorts/{cohort}/persons/`, 'cohort:read'],
+  ['GET', `${P}/dashboards/`, 'dashboard:read'],
+  ['POST', `${P}/dashboards/`, 'dashboard:write', { name: 'Catalogue dashboard' }, 201],
+  ['GET', `${P}/dashboards/{dashboard}/`, 'dashboard:read'],
+  ['PATCH', `${P}/dashboards/{dashboard}/`, 'dashboard:write', { description: 'walked' }],
+  ['DELETE', `${P}/dashboards/{dashboard}/`, 'dashboard:write', undefined, 405],
   ['GET', '/api/schema/', 'public'],
   ...(['/batch/', '/capture/', '/e/', '/i/v0/e/', '/track/', '/engage/'] as const).flatMap((path): Row[] => [
     ['POST', path, 'public'],
@@ -133,10 +139,11 @@ export function operations(ids: Ids): Operation[] {
       '{insight}': String(ids.insightId),
       '{action}': String(ids.actionId),
       '{cohort}': String(ids.cohortId),
+      '{dashboard}': String(ids.dashboardId),
     }
     const path = raw.replace(/\{[a-z_]+\}/g, (p) => fill[p]!) + (search && `?${search}`)
     // The document names every record parameter `id`.
-    const template = raw.replace(/\{(org|project|definition|plugin|insight|action|cohort)\}/g, '{id}')
+    const template = raw.replace(/\{(org|project|definition|plugin|insight|action|cohort|dashboard)\}/g, '{id}')
     const tenancy: Operation['tenancy'] = access === 'public' ? 'public' : /\{/.test(raw) ? 'owned' : 'caller'
     const alsoNeeds = ALSO_NEEDS[`${method} ${raw}`] ?? []
     return { method, template, path, access, alsoNeeds, tenancy, success, ...(body !== undefined && { body }) }

@@ -103,7 +103,9 @@ export function fuzzCases(target: ConformanceTarget, options: { numRuns: number;
       const insight = await sightline.insights.create(a.project.id, { name: 'Fuzzed insight' })
       const action = await sightline.actions.create(a.project.id, { name: 'Fuzzed action', steps: [{ event: 'seen' }] })
       const cohort = await sightline.cohorts.create(a.project.id, { name: 'Fuzzed cohort', isStatic: true, distinctIds: ['u'] })
-      own = { orgId: a.org.id, projectId: a.project.id, pluginId: plugin.id, insightId: insight.id, definitionId: definition!.id, actionId: action.id, cohortId: cohort.id }
+      const dashboard = await sightline.dashboards.create(a.project.id, { name: 'Fuzzed dashboard' })
+      await sightline.dashboards.addTile(a.project.id, dashboard.id, { insightId: insight.id })
+      own = { orgId: a.org.id, projectId: a.project.id, pluginId: plugin.id, insightId: insight.id, definitionId: definition!.id, actionId: action.id, cohortId: cohort.id, dashboardId: dashboard.id }
       ops = operations(own)
       keys = { a: a.key, b: live.b.key, readOnly: await live.keyWith('insight:read', 'plugin:read', 'project:read') }
     })
@@ -120,7 +122,7 @@ export function fuzzCases(target: ConformanceTarget, options: { numRuns: number;
             const answer = await live.call(t.method, url.toString(), { key, ...(hasBody && { body }) })
             expect(answer.status, `${t.method} ${url} → ${answer.text.slice(0, 300)}`).toBeLessThan(500)
             // The insight DELETE is answered with no body (interface 7.1), and so are the action and cohort DELETEs (PostHog's ForbidDestroyModel).
-            const bodiless = t.method === 'HEAD' || (t.method === 'DELETE' && answer.status === 405 && /\/(insights|actions|cohorts)\/\d+\/?$/.test(url.pathname))
+            const bodiless = t.method === 'HEAD' || (t.method === 'DELETE' && answer.status === 405 && /\/(insights|actions|cohorts|dashboards)\/\d+\/?$/.test(url.pathname))
             if (answer.status >= 400 && !bodiless) {
               expect(Object.keys(answer.body ?? {}).sort(), `${t.method} ${url} → ${answer.text.slice(0, 300)}`).toEqual(['attr', 'code', 'detail', 'type'])
             }

@@ -3,6 +3,7 @@ import type { ConformanceTarget } from '../conformance/target.js'
 import { type Answer, type CallInit, type Live, REPOSITORY, serve, STAMP } from './harness.js'
 import { analysisWalks } from './walk-analyses.cases.js'
 import { cohortAnalysisWalks } from './walk-cohort-analyses.cases.js'
+import { dashboardWalks } from './walk-dashboards.cases.js'
 import { captureWalkData } from './walk-data.js'
 import { recordWalks } from './walk-records.cases.js'
 
@@ -337,6 +338,7 @@ export function walkCases(target: ConformanceTarget): void {
       recordWalks(walk)
       analysisWalks(walk)
       cohortAnalysisWalks(walk)
+      dashboardWalks(walk)
     })
 
     test('the schema, and the walk covered every documented operation', async () => {

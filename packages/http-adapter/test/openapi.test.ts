@@ -144,6 +144,19 @@ describe('the OpenAPI document', () => {
     await check('GET', `${cohorts}/${cohort.body.id}/persons/`)
     expect((await check('DELETE', `${cohorts}/${cohort.body.id}/`)).status).toBe(405)
 
+    const dashboards = `/api/projects/${p}/dashboards`
+    const dashboard = await check('POST', `${dashboards}/`, { body: { name: 'Docs', filters: { date_from: '-30d' } } })
+    expect(dashboard.status).toBe(201)
+    const onIt = await check('POST', `/api/projects/${p}/insights/`, { body: { name: 'On it', filters: { insight: 'TRENDS', events: [{ id: 'signed_up' }] }, dashboards: [dashboard.body.id] } })
+    const [tile] = (await check('GET', `${dashboards}/${dashboard.body.id}/`)).body.tiles
+    expect(tile.insight.id).toBe(onIt.body.id)
+    await check('PATCH', `${dashboards}/${dashboard.body.id}/`, { body: { tiles: [{ id: tile.id, layouts: { sm: { x: 0, y: 0, w: 6, h: 5 } }, color: 'blue' }] } })
+    await check('GET', `${dashboards}/?limit=1`)
+    expect((await check('PATCH', `${dashboards}/${dashboard.body.id}/`, { body: { tiles: [{ id: 999_999 }] } })).status).toBe(400)
+    expect((await check('DELETE', `${dashboards}/${dashboard.body.id}/`)).status).toBe(405)
+    expect((await check('PATCH', `${dashboards}/${dashboard.body.id}/`, { body: { deleted: true } })).body).toMatchObject({ deleted: true, tiles: [] })
+    expect((await check('GET', `${dashboards}/${dashboard.body.id}/`)).status).toBe(404)
+
     const trend = { events: [{ id: 'doc' }], date_from: '-7d' }
     await check('POST', `${insights}/trend/`, { body: trend })
     await check('GET', `${insights}/trend/?events=${encodeURIComponent(JSON.stringify(trend.events))}`)

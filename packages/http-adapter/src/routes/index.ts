@@ -2,6 +2,7 @@ import { route, type Route } from '../route.js'
 import * as actions from './actions.js'
 import * as analyses from './analyses.js'
 import * as capture from './capture.js'
+import * as dashboards from './dashboards.js'
 import * as cohorts from './cohorts.js'
 import * as eventDefinitions from './event-definitions.js'
 import * as flags from './flags.js'
@@ -17,6 +18,7 @@ const PLUGINS = '/api/organizations/:parent_lookup_organization_id/plugins'
 const INSIGHTS = '/api/projects/:project_id/insights'
 const ACTIONS = '/api/projects/:project_id/actions'
 const COHORTS = '/api/projects/:project_id/cohorts'
+const DASHBOARDS = '/api/projects/:project_id/dashboards'
 
 /**
  * The route table. Scopes are on the endpoints (`access`); paths match with
@@ -93,6 +95,12 @@ export const apiRoutes: ReadonlyArray<Route> = [
   route('PATCH',  `${COHORTS}/:id(\\d+)/`,                               cohorts.update),
   route('DELETE', `${COHORTS}/:id(\\d+)/`,                               cohorts.remove),
   route('GET',    `${COHORTS}/:id(\\d+)/persons/`,                       cohorts.persons),
+
+  route('GET',    `${DASHBOARDS}/`,                                      dashboards.list),
+  route('POST',   `${DASHBOARDS}/`,                                      dashboards.create),
+  route('GET',    `${DASHBOARDS}/:id(\\d+)/`,                            dashboards.retrieve),
+  route('PATCH',  `${DASHBOARDS}/:id(\\d+)/`,                            dashboards.update),
+  route('DELETE', `${DASHBOARDS}/:id(\\d+)/`,                            dashboards.remove),
 
   ...(['/batch/', '/capture/', '/e/', '/i/v0/e/', '/track/'] as const).flatMap((path) => [
     route('GET',  path, capture.capture),
