@@ -54,7 +54,7 @@ describe('POST /api/projects/:project_id/insights/cancel/', () => {
       body,
       principal: { organizationIds: new Set(['org']) },
       sightline: {
-        projects: { get: async (id: number) => ({ id, organizationId: 'org' }) },
+        projects: { get: async (id: number) => ({ id, organizationId: 'org', timezone: 'Europe/Berlin' }) },
         query: {
           cancel: async (projectId: number, clientQueryId: string) => {
             cancelled.push([projectId, clientQueryId])
@@ -68,17 +68,25 @@ describe('POST /api/projects/:project_id/insights/cancel/', () => {
     const calls: Array<[number, string]> = []
     const response = await cancel.handle(contextFor({ client_query_id: 'abc' }, calls, true))
     expect(response.status).toBe(200)
-    expect(await response.json()).toEqual({ client_query_id: 'abc', cancelled: true })
+    const nothing = { result: null, last_refresh: null, timezone: 'Europe/Berlin', is_cached: false }
+    expect(await response.json()).toEqual({ ...nothing, client_query_id: 'abc', cancelled: true })
     expect(calls).toEqual([[5, 'abc']])
 
     const unknown = await cancel.handle(contextFor({ client_query_id: 'gone' }, [], false))
-    expect(await unknown.json()).toEqual({ client_query_id: 'gone', cancelled: false })
+    expect(await unknown.json()).toEqual({ ...nothing, client_query_id: 'gone', cancelled: false })
+
+    // The interface's body (Insight fields) names no analysis: nothing is asked of core.
+    const none: Array<[number, string]> = []
+    const unnamed = await cancel.handle(contextFor({ name: 'x' }, none, true))
+    expect(await unnamed.json()).toEqual({ ...nothing, client_query_id: null, cancelled: false })
+    expect(none).toEqual([])
   })
 
-  it('requires client_query_id, as PostHog does; other insight fields are ignored', () => {
+  it("takes PostHog's body and the interface's (Insight fields, validated); a client_query_id sent must not be empty", () => {
     const schema = cancel.body as Parameters<typeof decodeBody>[0]
-    expect(() => decodeBody(schema, { name: 'x' })).toThrow(expect.objectContaining({ status: 400, body: expect.objectContaining({ code: 'required', attr: 'client_query_id' }) }))
+    expect(decodeBody(schema, { name: 'x' })).toEqual({ name: 'x' })
+    expect(() => decodeBody(schema, { name: 5 })).toThrow(expect.objectContaining({ status: 400, body: expect.objectContaining({ attr: 'name' }) }))
     expect(() => decodeBody(schema, { client_query_id: '' })).toThrow(expect.objectContaining({ status: 400 }))
-    expect(decodeBody(schema, { client_query_id: 'q', name: 'ignored' })).toEqual({ client_query_id: 'q' })
+    expect(decodeBody(schema, { client_query_id: 'q', name: 'ignored', unknown: 1 })).toEqual({ client_query_id: 'q', name: 'ignored' })
   })
 })

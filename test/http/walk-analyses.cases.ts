@@ -177,9 +177,22 @@ function analysisCases(w: Walk): void {
     expect((await w.call('POST', `${base}/funnel/`, 200, { body: params })).body.last_refresh).toBe(STAMP)
   })
 
-  test('cancel: nothing runs with that id; timing: the report is taken', async () => {
-    expect((await w.call('POST', `${base}/cancel/`, 200, { body: { client_query_id: 'walk-nothing-runs' } })).body).toEqual({ client_query_id: 'walk-nothing-runs', cancelled: false })
+  /**
+   * Interface 4.2: both take the Insight writeable fields and answer 200 with
+   * an Insight-shaped object; PostHog's bodies are `{client_query_id}` and its
+   * app's timing report. The answers carry Insight fields (2.3) with their
+   * types: nothing computed (`result`, `last_refresh` null), the project's
+   * `timezone` (UTC here), `is_cached` false.
+   */
+  test("cancel and timing take PostHog's bodies and the interface's, and answer Insight-shaped objects", async () => {
+    const nothing = { result: null, last_refresh: null, timezone: 'UTC', is_cached: false }
+    const documentBody = { name: 'Walk', derived_name: 'Walk count', filters: { insight: 'TRENDS', events: [{ id: 'walk_signup' }] }, query: { kind: 'TrendsQuery' }, order: 1, deleted: false, dashboards: [], description: 'walked', tags: ['walk'], favorited: false, saved: true }
+    expect((await w.call('POST', `${base}/cancel/`, 200, { body: { client_query_id: 'walk-nothing-runs' } })).body).toEqual({ ...nothing, client_query_id: 'walk-nothing-runs', cancelled: false })
+    expect((await w.call('POST', `${base}/cancel/`, 200, { body: documentBody })).body).toEqual({ ...nothing, client_query_id: null, cancelled: false })
     const report = { time_to_see_data_ms: 250, type: 'insight_load', context: 'insight', status: 'success', insight: 'TRENDS', is_primary_interaction: true }
-    expect((await w.call('POST', `${base}/timing/`, 200, { body: report })).body).toEqual({ success: true })
+    expect((await w.call('POST', `${base}/timing/`, 200, { body: report })).body).toEqual({ ...nothing, success: true })
+    expect((await w.call('POST', `${base}/timing/`, 200, { body: documentBody })).body).toEqual({ ...nothing, success: true })
+    // Neither stores anything: the project still has no insight named after the body.
+    expect((await w.call('GET', `${base}/?search=Walk%20count`, 200)).body.count).toBe(0)
   })
 }

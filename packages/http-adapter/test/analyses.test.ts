@@ -57,7 +57,7 @@ describe('analyses over HTTP', () => {
   test('timing reports reach the host hook with project and user; a failing hook still answers 200', async () => {
     const r = await w.call('POST', `${base()}/timing/`, { body: { time_to_see_data_ms: 250, type: 'insight_load', context: 'insight', insight: 'TRENDS' } })
     expect(r.status).toBe(200)
-    expect(await json(r)).toEqual({ success: true })
+    expect(await json(r)).toEqual({ result: null, last_refresh: null, timezone: 'UTC', is_cached: false, success: true })
     expect(reports).toEqual([{ timing: { time_to_see_data_ms: 250, type: 'insight_load', context: 'insight', insight: 'TRENDS' }, context: { projectId: w.project.id, userId: w.user.id } }])
     failing = true
     const still = await w.call('POST', `${base()}/timing/`, { body: { time_to_see_data_ms: 1 } })
@@ -67,5 +67,42 @@ describe('analyses over HTTP', () => {
     const negative = await w.call('POST', `${base()}/timing/`, { body: { time_to_see_data_ms: -1 } })
     expect(negative.status).toBe(400)
     expect((await json(negative)).attr).toBe('time_to_see_data_ms')
+  })
+
+  /** Interface 4.2 lists the Insight writeable fields (2.3) as the body of `timing/` and `cancel/`. */
+  const DOCUMENT_BODY = { name: 'Signups', derived_name: 'Signup count', filters: { insight: 'TRENDS' }, query: '{"kind":"TrendsQuery"}', order: 2, deleted: false, dashboards: [], description: 'd', tags: ['t'], favorited: true, saved: false }
+
+  test("timing: the interface's body (Insight fields, no time) is taken and reaches no hook; the answer is Insight-shaped, in the project's time zone", async () => {
+    const berlin = await w.sightline.projects.create({ organizationId: w.org.id, name: 'Berlin', timezone: 'Europe/Berlin' })
+    reports.length = 0
+    const r = await w.call('POST', `/api/projects/${berlin.id}/insights/timing/`, { body: DOCUMENT_BODY })
+    expect(r.status).toBe(200)
+    // Interface 2.3's types: result and last_refresh as on an insight that computes nothing, timezone the project's, is_cached boolean.
+    expect(await json(r)).toEqual({ result: null, last_refresh: null, timezone: 'Europe/Berlin', is_cached: false, success: true })
+    expect(reports).toEqual([])
+    // The Insight fields are validated as on POST /insights/.
+    const bad = await w.call('POST', `${base()}/timing/`, { body: { ...DOCUMENT_BODY, order: 'first' } })
+    expect([bad.status, (await json(bad)).attr]).toEqual([400, 'order'])
+    expect(reports).toEqual([])
+  })
+
+  test("cancel: PostHog's body names the query; the interface's names none, so nothing is cancelled; both answers Insight-shaped", async () => {
+    const posthog = await w.call('POST', `${base()}/cancel/`, { body: { client_query_id: 'not-running' } })
+    expect(posthog.status).toBe(200)
+    expect(await json(posthog)).toEqual({ result: null, last_refresh: null, timezone: 'UTC', is_cached: false, client_query_id: 'not-running', cancelled: false })
+    const document = await w.call('POST', `${base()}/cancel/`, { body: DOCUMENT_BODY })
+    expect(document.status).toBe(200)
+    expect(await json(document)).toEqual({ result: null, last_refresh: null, timezone: 'UTC', is_cached: false, client_query_id: null, cancelled: false })
+    const bad = await w.call('POST', `${base()}/cancel/`, { body: { ...DOCUMENT_BODY, tags: 'one' } })
+    expect([bad.status, (await json(bad)).attr]).toEqual([400, 'tags'])
+    const empty = await w.call('POST', `${base()}/cancel/`, { body: { client_query_id: '' } })
+    expect([empty.status, (await json(empty)).attr]).toEqual([400, 'client_query_id'])
+  })
+
+  test('format=csv on timing and cancel stays a 400 on format, whichever body', async () => {
+    for (const [path, body] of [['timing/', DOCUMENT_BODY], ['cancel/', DOCUMENT_BODY], ['timing/', { time_to_see_data_ms: 5 }], ['cancel/', { client_query_id: 'x' }]] as const) {
+      const r = await w.call('POST', `${base()}/${path}?format=csv`, { body })
+      expect([r.status, (await json(r)).attr], path).toEqual([400, 'format'])
+    }
   })
 })

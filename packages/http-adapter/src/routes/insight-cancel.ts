@@ -3,14 +3,24 @@ import { visibleProject } from '../access.js'
 import { CSV_REFUSED, refuseCsv } from '../internal/csv.js'
 import { respond } from '../internal/respond.js'
 import { endpoint } from '../route.js'
+import { InsightWrite } from '../wire/insight.js'
+import { NothingComputed, nothingComputed } from '../wire/insight-timing.js'
 
-/** PostHog's body: `client_query_id` is required; other insight fields are accepted and ignored. */
+const ClientQueryId = Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(200)))
+
+/**
+ * PostHog's body (`client_query_id`) or the interface's (the Insight writeable
+ * fields, validated and otherwise ignored). Without `client_query_id` nothing
+ * can be named, so nothing is cancelled; other keys are ignored.
+ */
 const CancelRequest = Schema.Struct({
-  client_query_id: Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(200))),
+  ...InsightWrite.fields,
+  client_query_id: Schema.optionalKey(ClientQueryId),
 }).annotate({ identifier: 'InsightCancelRequest' })
 
 const CancelResponse = Schema.Struct({
-  client_query_id: Schema.String,
+  ...NothingComputed,
+  client_query_id: Schema.NullOr(Schema.String).annotate({ description: 'The id sent, or null when the body named none.' }),
   cancelled: Schema.Boolean.annotate({ description: 'Whether an analysis with that id was running in the project (and is now stopped).' }),
 }).annotate({ identifier: 'InsightCancelResult' })
 
@@ -21,7 +31,7 @@ const CancelResponse = Schema.Struct({
  * the same either way): `cancelled` is then false.
  */
 export const cancel = endpoint({
-  summary: 'Cancel the running analysis started with `client_query_id`; its request answers 400 `query_was_cancelled`.',
+  summary: 'Cancel the running analysis started with `client_query_id`; its request answers 400 `query_was_cancelled`. Without `client_query_id` nothing is cancelled.',
   tag: 'insights',
   access: { scope: 'insight:read' },
   body: CancelRequest,
@@ -31,7 +41,8 @@ export const cancel = endpoint({
   async handle(ctx) {
     refuseCsv(ctx.query, 'a cancel')
     const project = await visibleProject(ctx, ctx.params.project_id)
-    const cancelled = await ctx.sightline.query.cancel(project.id, ctx.body.client_query_id)
-    return respond(ctx, { client_query_id: ctx.body.client_query_id, cancelled })
+    const id = ctx.body.client_query_id
+    const cancelled = id === undefined ? false : await ctx.sightline.query.cancel(project.id, id)
+    return respond(ctx, { ...nothingComputed(project.timezone), client_query_id: id ?? null, cancelled })
   },
 })
