@@ -317,7 +317,10 @@ export function pluginCases(target: ConformanceTarget): void {
         expect(await invalidAttr(source({ 'plugin.json': '{"name": 5}' }))).toBe('plugin.json__name')
         expect(await invalidAttr(source({ 'plugin.json': '{"config": "fields"}' }))).toBe('plugin.json__config')
         expect(await invalidAttr(source({ 'index.ts': 5 }))).toBe('index.ts')
-        expect(await invalidAttr(source({ ['x'.repeat(201)]: 'too long a file name' }))).toBeNull() // a check of the whole record: no single field
+        // Only PostHog's file names are files: any other key is named (a Plugin field sent as a file, a long name), nothing written.
+        expect(await invalidAttr(source({ ['x'.repeat(201)]: 'too long a file name' }))).toBe('x'.repeat(201))
+        expect(await invalidAttr(source({ 'index.ts': 'export {}', description: 'not a file' }))).toBe('description')
+        expect(await invalidAttr(source({ 'readme.md': null }))).toBe('readme.md')
         expect(await invalidAttr(source({ 'plugin.json': '{"name": "a\\u0000b"}' }))).toBe('plugin.json__name')
         // One bad file refuses the whole call: index.ts is not written either.
         expect(await invalidAttr(source({ 'index.ts': 'export {}', 'plugin.json': 'nope' }))).toBe('plugin.json')

@@ -10,6 +10,35 @@ const ALLOW = 'GET, PATCH, HEAD, OPTIONS'
 /** Actions and cohorts, every operation once with its answer checked field for field. */
 export function recordWalks(w: Walk): void {
   describe('actions and cohorts', () => recordCases(w))
+  describe('plugin source files', () => pluginSourceCases(w))
+}
+
+/**
+ * update_source/ writes PostHog's file names (plugin.json, index.ts, index.js,
+ * frontend.tsx, site.ts) and answers PostHog's `{ filename: source }`; the
+ * body interface 4.1 lists, the Plugin writeable fields, holds no file name:
+ * a 400 naming the first key, and nothing written (read back from the table).
+ */
+function pluginSourceCases(w: Walk): void {
+  test("update_source/: PostHog's file names written and answered by name; the interface's Plugin body refused naming its first field", async () => {
+    const { a } = w.live
+    const base = `/api/organizations/${a.org.id}/plugins`
+    const plugin = (await w.call('POST', `${base}/`, 201, { body: { name: 'Walk source', plugin_type: 'source' } })).body
+    const files = { 'plugin.json': '{"name":"Walk source"}', 'index.ts': 'export {}', 'index.js': 'module.exports = {}', 'frontend.tsx': 'export const scene = {}', 'site.ts': 'export function inject() {}' }
+    const sorted = Object.fromEntries(Object.entries(files).sort(([x], [y]) => (x < y ? -1 : 1)))
+    expect((await w.call('PATCH', `${base}/${plugin.id}/update_source/`, 200, { body: files })).body).toEqual(sorted)
+
+    const documentBody = { name: 'Walk source v2', description: 'described', icon: 'i', tag: 't', plugin_type: 'source' }
+    expect((await w.call('PATCH', `${base}/${plugin.id}/update_source/`, 400, { body: documentBody })).body).toMatchObject({ type: 'validation_error', code: 'invalid_input', attr: 'name' })
+    expect((await w.call('PATCH', `${base}/${plugin.id}/update_source/`, 400, { body: { 'index.ts': '// changed', description: 'described' } })).body).toMatchObject({ attr: 'description' })
+    expect((await w.call('PATCH', `${base}/${plugin.id}/update_source/`, 400, { body: { 'Index.ts': '// changed' } })).body).toMatchObject({ attr: 'Index.ts' })
+
+    const rows = await w.live.db.raw(`select filename, source from plugin_source_files where plugin_id = ${plugin.id} order by filename`)
+    expect(rows).toEqual(Object.entries(sorted).map(([filename, source]) => ({ filename, source })))
+    expect((await w.call('GET', `${base}/${plugin.id}/source/`, 200)).body).toEqual(sorted)
+    expect((await w.call('GET', `${base}/${plugin.id}/`, 200)).body).toEqual(plugin)
+    await w.call('DELETE', `${base}/${plugin.id}/`, 204)
+  })
 }
 
 function recordCases(w: Walk): void {

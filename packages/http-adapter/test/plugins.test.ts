@@ -234,6 +234,35 @@ describe('updates, source, upgrade', () => {
     expect(await json(notText)).toMatchObject({ type: 'validation_error', attr: 'index.ts' })
     expect((await w.call('GET', `${base()}/999999/source/`)).status).toBe(404)
   })
+
+  test("update_source/ takes only PostHog's file names: the interface's Plugin body, or any other key, is a 400 naming it and nothing is written", async () => {
+    const p = await install({ name: 'Strict' })
+    const files = { 'plugin.json': '{"name":"Strict"}', 'index.ts': 'a', 'index.js': 'b', 'frontend.tsx': 'c', 'site.ts': 'd' }
+    const all = await w.call('PATCH', `${base()}/${p.id}/update_source/`, { body: files })
+    expect(all.status).toBe(200)
+    // PostHog's answer, `{ filename: source }`, every file by name.
+    const stored = { 'frontend.tsx': 'c', 'index.js': 'b', 'index.ts': 'a', 'plugin.json': '{"name":"Strict"}', 'site.ts': 'd' }
+    expect(await json(all)).toEqual(stored)
+
+    const refused = async (body: Record<string, unknown>, attr: string | null) => {
+      const r = await w.call('PATCH', `${base()}/${p.id}/update_source/`, { body })
+      expect(r.status, JSON.stringify(body)).toBe(400)
+      expect(await json(r), JSON.stringify(body)).toMatchObject({ type: 'validation_error', code: 'invalid_input', attr })
+    }
+    // Interface 2.2's writeable fields that are text: the first key that is not a file is named.
+    await refused({ name: 'Renamed', description: 'described', icon: 'i', tag: 't', plugin_type: 'source' }, 'name')
+    await refused({ 'index.ts': 'changed', description: 'described' }, 'description')
+    // Interface 2.2's object fields are not text: refused by the body's schema, still naming a field.
+    await refused({ 'index.ts': 'changed', config_schema: {} }, 'config_schema')
+    // Named as sent, not in snake_case; deleting an unknown name is refused too.
+    await refused({ 'Index.ts': 'x' }, 'Index.ts')
+    await refused({ 'README.md': null }, 'README.md')
+    await refused({ ['f'.repeat(201)]: 'x' }, 'f'.repeat(201))
+
+    // Read back: nothing was written, and the plugin kept its fields.
+    expect(await json(await w.call('GET', `${base()}/${p.id}/source/`))).toEqual(stored)
+    expect(await json(await w.call('GET', `${base()}/${p.id}/`))).toEqual(p)
+  })
 })
 
 describe('activity, repository, unused', () => {

@@ -1,6 +1,29 @@
 import type { EngineContext } from '../context.js'
+import { ValidationError } from '../errors.js'
 import type { ActivityChange } from '../model/activity.js'
 import type { PluginSourceUpdate } from '../model/plugin.js'
+
+/**
+ * The files a plugin's source can hold: the names PostHog's PluginSourceFile
+ * rows take (plugin.json, index.ts, frontend.tsx, site.ts, as its archive sync
+ * writes them) and index.js, which the plugin server also loads. Any other key
+ * of an update is a mistake (a Plugin body sent to `update_source` would store
+ * `description` as a file), not a file.
+ */
+export const PLUGIN_SOURCE_FILES: ReadonlyArray<string> = ['plugin.json', 'index.ts', 'index.js', 'frontend.tsx', 'site.ts']
+
+/**
+ * Throws a `ValidationError` with one issue per key of `files` that is not in
+ * PLUGIN_SOURCE_FILES, each naming that key. Anything but a plain object is
+ * left to the schema that decodes the update.
+ */
+export function assertKnownSourceFiles(files: unknown): void {
+  if (typeof files !== 'object' || files === null || Array.isArray(files)) return
+  const unknown = Object.keys(files).filter((name) => !PLUGIN_SOURCE_FILES.includes(name))
+  if (unknown.length === 0) return
+  const message = `not a plugin source file; the files are ${PLUGIN_SOURCE_FILES.join(', ')}`
+  throw new ValidationError(unknown.map((name) => ({ path: [name], message })), { context: 'invalid plugin source' })
+}
 
 /**
  * Writes a plugin's source file edits through `trx` (a string writes the file,

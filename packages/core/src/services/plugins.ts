@@ -10,7 +10,7 @@ import { DEFAULT_PAGE_SIZE, PageOptions, type Page } from '../model/page.js'
 import { CreatePluginInput, PluginSourceUpdate, UpdatePluginInput, type Plugin } from '../model/plugin.js'
 import { readPluginJson, sameJson } from '../plugins/plugin-json.js'
 import { findPlugin, organizationName, pluginFromRow } from '../plugins/plugin-rows.js'
-import { writeSourceFiles } from '../plugins/source-files.js'
+import { assertKnownSourceFiles, writeSourceFiles } from '../plugins/source-files.js'
 import { writer } from '../plugins/write.js'
 import type { PluginsTable } from '../storage.js'
 import { nowIso } from '../time/timestamp.js'
@@ -216,9 +216,12 @@ export function pluginsService(ctx: EngineContext, config: SightlineConfig) {
      * Writes source files (null deletes one) and returns all of them. As
      * PostHog, the plugin then takes `name` and `config` (as its config schema)
      * from its plugin.json, which must be a JSON object (`ValidationError` naming
-     * `plugin.json`). The changes are one `source_updated` activity entry.
+     * `plugin.json`). Only PostHog's file names are files (`PLUGIN_SOURCE_FILES`):
+     * any other key is a `ValidationError` naming it, and nothing is written.
+     * The changes are one `source_updated` activity entry.
      */
     async updateSource(organizationId: string, id: number, files: PluginSourceUpdate, actor?: Actor): Promise<Record<string, string>> {
+      assertKnownSourceFiles(files)
       const edits = decodeOrThrow(PluginSourceUpdate, files, 'invalid plugin source')
       const pluginJsonEdit = edits['plugin.json']
       if (typeof pluginJsonEdit === 'string') readPluginJson(pluginJsonEdit) // refused before anything is written

@@ -8,9 +8,9 @@ import { endpoint, type RouteContext } from '../route.js'
 import { ActivityLogPage } from '../wire/activity.js'
 import { Paginated } from '../wire/common.js'
 import {
-  MAX_FILENAME_LENGTH,
   PatchedPlugin,
   Plugin,
+  PLUGIN_SOURCE_FILES,
   PluginCreate,
   PluginRepository,
   PluginSource,
@@ -46,15 +46,17 @@ const writeableFields = (b: typeof PatchedPlugin.Type): UpdatePluginInput => ({
 })
 
 /**
- * File names of 1 to 200 characters, and a plugin.json whose text can be
- * stored once read: the plugin takes its `name` and `config` from it, and
- * Postgres refuses NUL. A plugin.json that is not JSON is left to core, which
- * refuses it naming `plugin.json`.
+ * Only PostHog's source file names, and a plugin.json whose text can be stored
+ * once read: the plugin takes its `name` and `config` from it, and Postgres
+ * refuses NUL. A plugin.json that is not JSON is left to core, which refuses it
+ * naming `plugin.json`. Core refuses unknown names too; they are checked here
+ * first so that `attr` is the name as sent (core's paths come out in
+ * snake_case, `Index.ts` as `_index.ts`).
  */
 function checkSourceFiles(files: Readonly<Record<string, string | null>>): void {
-  for (const name of Object.keys(files)) {
-    if (name.length === 0 || name.length > MAX_FILENAME_LENGTH) throw invalidInput(`A file name has 1 to ${MAX_FILENAME_LENGTH} characters.`, name || null)
-  }
+  const known: ReadonlyArray<string> = PLUGIN_SOURCE_FILES
+  const unknown = Object.keys(files).find((name) => !known.includes(name))
+  if (unknown !== undefined) throw invalidInput(`"${unknown.slice(0, 200)}" is not a plugin source file; the files are ${known.join(', ')}. Plugin fields are changed with PATCH on the plugin.`, unknown || null)
   const pluginJson = files['plugin.json']
   if (typeof pluginJson !== 'string') return
   let parsed: unknown
@@ -190,7 +192,7 @@ export const source = endpoint({
 })
 
 export const updateSource = endpoint({
-  summary: "Write source files (`{ filename: source }`, null deletes one); the plugin takes `name` and `config` from its plugin.json. Answers every file.",
+  summary: "Write source files (`{ filename: source }`, null deletes one; names: plugin.json, index.ts, index.js, frontend.tsx, site.ts, any other key is a 400 naming it); the plugin takes `name` and `config` from its plugin.json. Answers every file.",
   tag: TAG,
   access: { scope: 'plugin:write' },
   body: PluginSourceUpdate,

@@ -62,22 +62,28 @@ export const PatchedPlugin = Schema.Struct({ ...writeable, name: Schema.optional
  */
 export const PluginUpdateCheck = Schema.Struct({ ...Plugin.fields, plugin: Plugin }).annotate({ identifier: 'PluginUpdateCheck' })
 
-/** `source/`: the plugin's files, `{ filename: source }`, as PostHog. */
+/**
+ * The file names a plugin's source holds, as PostHog's PluginSourceFile rows
+ * (and index.js, which its plugin server loads); core refuses any other.
+ */
+export const PLUGIN_SOURCE_FILES = ['plugin.json', 'index.ts', 'index.js', 'frontend.tsx', 'site.ts'] as const
+const FILE_NAMES = PLUGIN_SOURCE_FILES.map((f) => `\`${f}\``).join(', ')
+
+/** `source/`: the plugin's files, `{ filename: source }`, as PostHog (not the Plugin the interface lists). */
 export const PluginSource = Schema.Record(Schema.String, Schema.String).annotate({
   identifier: 'PluginSource',
-  description: 'The source files by name (`plugin.json`, `index.ts`, `frontend.tsx`, `site.ts`).',
+  description: `The source files by name (${FILE_NAMES}).`,
 })
 
 /**
- * `update_source/` body: `{ filename: source }`, null deleting a file. File
- * names (1 to 200 characters) are checked by the endpoint: a refined key
- * schema would silently drop the names it refuses.
+ * `update_source/` body: `{ filename: source }`, null deleting a file, as
+ * PostHog. The names are checked by the endpoint: a key schema with a check
+ * would silently drop the names it refuses instead of refusing them.
  */
 export const PluginSourceUpdate = Schema.Record(Schema.String, Schema.NullOr(Schema.String)).annotate({
   identifier: 'PatchedPluginSourceRequest',
-  description: 'Files to write by name (1 to 200 characters); null deletes the file.',
+  description: `Files to write by name, null deleting one. The names are ${FILE_NAMES}; any other key (a Plugin field such as \`description\`) is a 400 naming it, and nothing is written. \`personal_api_key\` is the caller's key, not a file.`,
 })
-export const MAX_FILENAME_LENGTH = 200
 
 /** An entry of `repository/`: the host's plugin catalogue (PostHog's plugins.json entries). */
 export const PluginRepositoryEntry = Schema.Struct({
