@@ -341,6 +341,19 @@ export function walkCases(target: ConformanceTarget): void {
       dashboardWalks(walk)
     })
 
+    test('feature flags: answered as a PostHog project with none, so a PostHog client runs quietly', async () => {
+      const token = live.a.project.apiToken
+      const v2 = await call('POST', '/flags/?v=2', 200, { key: null, body: { token, distinct_id: 'walker' } })
+      expect(v2.body).toEqual({ flags: {}, errorsWhileComputingFlags: false, requestId: expect.any(String) })
+      // A GET carries the payload as capture's GET does: base64 JSON in `data`.
+      const data = encodeURIComponent(Buffer.from(JSON.stringify({ distinct_id: 'walker' })).toString('base64'))
+      const legacy = await call('GET', `/flags/?token=${token}&data=${data}`, 200, { key: null })
+      expect(legacy.body).toMatchObject({ featureFlags: {}, featureFlagPayloads: {}, errorsWhileComputingFlags: false })
+      for (const path of [`/flags/definitions/?token=${token}`, `/api/feature_flag/local_evaluation/?token=${token}`]) {
+        expect((await call('GET', path, 200)).body).toEqual({ flags: [], group_type_mapping: {}, cohorts: {} })
+      }
+    })
+
     test('the schema, and the walk covered every documented operation', async () => {
       const schema = await call('GET', '/api/schema/', 200, { key: null })
       expect(schema.body.openapi).toBe('3.1.0')
