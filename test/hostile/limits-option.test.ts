@@ -45,7 +45,7 @@ describe('queries.limits', () => {
     }
   })
 
-  it('a breakdown reads at most maxBreakdownCells rows before ranking: five values on one day need five, in trends and retention', async () => {
+  it('a breakdown reads at most maxBreakdownCells rows before ranking: five values on one day need five, in trends, funnel trends, correlation and retention', async () => {
     const events = ['Chrome', 'Firefox', 'Safari', 'Edge', 'Opera'].map((browser, i) => ({
       event: '$pageview',
       distinctId: `u${i}`,
@@ -68,6 +68,19 @@ describe('queries.limits', () => {
       const refused = await four.sightline.query.retention(four.projectId, retention).catch((e: unknown) => e)
       expect(refused).toBeInstanceOf(ValidationError)
       expect((refused as ValidationError).attr).toBe('breakdown')
+      // Funnel trends read one row per (value, period): five browsers on one day.
+      const funnel = { events: [{ id: '$pageview', order: 0 }, { id: '$pageview', order: 1 }], funnel_viz_type: 'trends', breakdown: '$browser', date_from: '2026-01-15', date_to: '2026-01-15' }
+      const refusedFunnel = await four.sightline.query.funnel(four.projectId, funnel).catch((e: unknown) => e)
+      expect(refusedFunnel).toBeInstanceOf(ValidationError)
+      expect((refusedFunnel as ValidationError).attr).toBe('breakdown')
+      expect((refusedFunnel as ValidationError).message).toContain('more than 4 (breakdown value, period) rows')
+      expect((await five.sightline.query.funnel(five.projectId, funnel)).result).toHaveLength(5)
+      // Correlation reads one row per property value and one of totals: six here, over five.
+      const correlation = { ...funnel, funnel_viz_type: 'steps', breakdown: undefined, funnel_correlation_type: 'properties', funnel_correlation_names: ['$browser'] }
+      const refusedCorrelation = await five.sightline.query.funnelCorrelation(five.projectId, correlation).catch((e: unknown) => e)
+      expect(refusedCorrelation).toBeInstanceOf(ValidationError)
+      expect((refusedCorrelation as ValidationError).attr).toBe('funnel_correlation_type')
+      expect((refusedCorrelation as ValidationError).message).toContain('more than 5 correlation rows')
       const kept = await five.sightline.query.retention(five.projectId, retention)
       expect(new Set(kept.result.map((r) => (r as { breakdown_value: string }).breakdown_value))).toEqual(new Set(['Chrome', 'Edge', 'Firefox', 'Opera', 'Safari']))
     } finally {

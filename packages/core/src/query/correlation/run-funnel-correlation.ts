@@ -1,6 +1,5 @@
 import { sql } from 'kysely'
 import type { EngineContext } from '../../context.js'
-import { runStorage } from '../../db/run.js'
 import { nowIso } from '../../time/timestamp.js'
 import { readActions } from '../actions/load-actions.js'
 import { funnelEnv, type FunnelEnv } from '../funnels/funnel-env.js'
@@ -12,6 +11,7 @@ import { correlationPeopleUrl } from './correlation-urls.js'
 import { contingencySql, ELEMENTS_DIVIDER, type ContingencyRow } from './contingency-sql.js'
 import { decodeCorrelationRequest, hasNoSteps } from './decode-correlation-params.js'
 import { rankCorrelations } from './odds-ratio.js'
+import { boundedRows } from '../execution/bounded-rows.js'
 
 /** One correlation row, PostHog's `EventOddsRatioSerialized`. */
 export interface CorrelationRow {
@@ -53,7 +53,8 @@ export async function runFunnelCorrelation(ctx: EngineContext, projectId: number
   const stepNames = await funnelStepNames(ctx, request, env)
   const hooks = ctx.adapter.sql
   const query = contingencySql(request, actorCtes(ctx, request.funnel, env), actorEvents(request.funnel, env, hooks, stepNames), hooks, env.project.id)
-  const rows = (await runStorage('run funnel correlation', () => sql<ContingencyRow>`${query}`.execute(ctx.db))).rows
+  // One row per event, property value or element chain: bounded, as they come from the data.
+  const rows = await boundedRows<ContingencyRow>(ctx, 'run funnel correlation', sql`${query}`, { attr: 'funnel_correlation_type', rows: 'correlation rows (events, property values or elements)' })
   const totals = rows.find((r) => Number(r.tot) === 1)
   const named = rows.filter((r) => Number(r.tot) === 0).map((r) => ({ row: r, name: rowName(request, r) }))
   const byName = new Map(named.map((n) => [n.name, n.row]))

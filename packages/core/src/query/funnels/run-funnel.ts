@@ -22,6 +22,7 @@ import { bucketStarts } from '../dates/buckets.js'
 import { bucketIndexSql } from '../dates/bucket-index-sql.js'
 import { DAY } from '../dates/civil.js'
 import { bucketLimitOf } from '../execution/query-limits.js'
+import { boundedRows } from '../execution/bounded-rows.js'
 import { checkAnswerBudget } from '../execution/query-budget.js'
 
 /** The legacy funnel endpoint's answer. Caching is not implemented: every answer is computed now. */
@@ -115,6 +116,7 @@ async function trendsView(ctx: EngineContext, request: FunnelRequest, env: Funne
   const values = sql.join(p.map((c, i) => sql`${c} as ${sql.raw(`v${i}`)}`))
   const final = sql`select ${values}, per, count(*) as entered, count(case when outcome = 1 then 1 end) as converted from toutcome group by ${sql.join(p)}, per`
   const query = withCtes([...runsCtes(ctx, request, env, plan), ...perRun], final)
-  const rows = (await runStorage('run funnel trends', () => sql<Record<string, unknown>>`${query}`.execute(ctx.db))).rows
+  // One row per (breakdown value, period): bounded, as a breakdown's values come from the data.
+  const rows = await boundedRows<Record<string, unknown>>(ctx, 'run funnel trends', sql`${query}`, { attr: 'breakdown', rows: '(breakdown value, period) rows' })
   return trendsResult(rows, { request, project: env.project, range: env.range, periods: starts.map((d) => d.getTime()), cohortNames: env.cohortNames })
 }

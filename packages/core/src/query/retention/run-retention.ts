@@ -1,7 +1,5 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { EngineContext } from '../../context.js'
-import { ValidationError } from '../../errors.js'
-import { runStorage } from '../../db/run.js'
 import { nowIso } from '../../time/timestamp.js'
 import type { QueryEnv } from '../trends/series-scope.js'
 import { retentionCellsSql, retentionCountsSql, type RetentionCell } from './retention-cells-sql.js'
@@ -10,6 +8,7 @@ import { retentionEventsSql, type RetentionEventRow } from './retention-events-s
 import { decodeRetentionRequest, type RetentionRequest } from './retention-request.js'
 import { retentionRows, type CountRow, type RetentionRow } from './retention-result.js'
 import type { RetentionWindow } from './retention-window.js'
+import { boundedRows } from '../execution/bounded-rows.js'
 import { checkAnswerBudget } from '../execution/query-budget.js'
 import { encodeParams } from '../trends/persons-url.js'
 
@@ -51,16 +50,8 @@ export async function runRetention(ctx: EngineContext, projectId: number, params
 export async function retentionCounts(ctx: EngineContext, env: QueryEnv, request: RetentionRequest, window: RetentionWindow): Promise<CountRow[]> {
   if (window.starts.length === 0) return []
   const query = retentionCountsSql(retentionCells(env, request, window), request.cumulative)
-  // Breakdown values are ranked here, from every (value, period, interval) count: a breakdown by a
-  // property with a value per person would bring them all, so the rows read are bounded first.
-  const max = ctx.limits.maxBreakdownCells
-  const rows = (await runStorage('retention', () => sql<Record<string, unknown>>`select * from (${query}) as counts limit ${sql.lit(max + 1)}`.execute(ctx.db))).rows
-  if (rows.length > max) {
-    throw new ValidationError(
-      [{ path: ['breakdown'], message: `the breakdown has more than ${max} (value, period, interval) counts (option queries.limits.maxBreakdownCells): break down by a property with fewer values, or narrow the range` }],
-      { context: 'query over its budget' },
-    )
-  }
+  // Breakdown values are ranked here, from every (value, period, interval) count: with a value per person that is every person.
+  const rows = await boundedRows<Record<string, unknown>>(ctx, 'retention', query, { attr: 'breakdown', rows: '(breakdown value, period, interval) counts' })
   return rows.map((r) => ({ v: String(r.v), i: Number(r.i), k: Number(r.k), n: Number(r.n) }))
 }
 

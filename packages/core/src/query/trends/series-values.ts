@@ -1,7 +1,7 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import type { EngineContext } from '../../context.js'
-import { ValidationError } from '../../errors.js'
 import { runStorage } from '../../db/run.js'
+import { boundedRows } from '../execution/bounded-rows.js'
 import { bucketIndexSql } from '../dates/bucket-index-sql.js'
 import { activeDaysCellsSql, activeWindowsCellsSql } from './active-users-sql.js'
 import { OTHER_MARKER } from './breakdown-markers.js'
@@ -183,18 +183,12 @@ function compileCells(series: TrendSeries, plan: SeriesPlan, input: CellsInput, 
 }
 
 async function fetchCells(ctx: EngineContext, query: CellsSql, keyCount: number, folded: boolean): Promise<Cell[]> {
-  // A breakdown reads one cell per (value, bucket): with a value per event that is every event,
-  // so the rows read are bounded before they reach memory.
-  const max = ctx.limits.maxBreakdownCells
-  const bounded = keyCount === 0 ? query : sql<Record<string, unknown>>`select * from (${query}) as cells limit ${sql.lit(max + 1)}`
-  const result = await runStorage('trend series', () => bounded.execute(ctx.db))
-  if (result.rows.length > max) {
-    throw new ValidationError(
-      [{ path: ['breakdown'], message: `the breakdown has more than ${max} (value, interval) pairs in this range (option queries.limits.maxBreakdownCells): break down by a property with fewer values, or narrow the range` }],
-      { context: 'query over its budget' },
-    )
-  }
-  return result.rows.map((row) => ({
+  // A breakdown reads one cell per (value, bucket): with a value per event that is every event.
+  const rows =
+    keyCount === 0
+      ? (await runStorage('trend series', () => query.execute(ctx.db))).rows
+      : await boundedRows<Record<string, unknown>>(ctx, 'trend series', query, { attr: 'breakdown', rows: '(breakdown value, interval) pairs' })
+  return rows.map((row) => ({
     b: row.b === undefined ? 0 : Number(row.b),
     parts: folded ? [] : Array.from({ length: keyCount }, (_, i) => String(row[`k${i}`])),
     v: Number(row.v),
