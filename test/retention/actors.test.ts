@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { retentionActors, runRetention } from '../../packages/core/src/query/retention/index.js'
 import { targets } from '../filters/filter-db.js'
 import { referenceRetention } from '../reference/retention-reference.js'
-import { browserSwitch, companies, pageviews, purchases } from './examples-data.js'
+import { browserSwitch, companies, dataset, ev, pageviews, purchases } from './examples-data.js'
 import { loadInto, openRetentionEngine, shown, type Clocked } from './support.js'
 
 const window4 = { date_to: '2024-01-10', total_intervals: 4 }
@@ -120,6 +120,28 @@ for (const target of targets) {
       expect(members.count).toBe(2)
       const actors = await retentionActors(state.engine.ctx, projectId, paramsOf(result[5]!.people_url), PAGE)
       expect(actors.count).toBe(2)
+    })
+
+    test('Other lists an actor once per merged value, as its summed count counts it', async () => {
+      // p1 on Sunday 7 January with Chrome, Firefox and Safari: one week, three values.
+      const threeBrowsers = dataset([
+        ev('$pageview', 'd1', '2024-01-07T10:00:00Z', { $browser: 'Chrome' }),
+        ev('$pageview', 'd1', '2024-01-07T11:00:00Z', { $browser: 'Firefox' }),
+        ev('$pageview', 'd1', '2024-01-07T12:00:00Z', { $browser: 'Safari' }),
+      ])
+      const projectId = await loadInto(state, threeBrowsers)
+      // Each value's cohort holds p1 (1); ties rank by value, so Chrome is kept and Other sums Firefox and Safari: 2.
+      const { result } = await runRetention(state.engine.ctx, projectId, { period: 'Week', date_to: '2024-01-13', total_intervals: 1, breakdown: '$browser', breakdown_limit: 1 })
+      expect(shown(result)).toEqual([
+        ['Chrome', [1]],
+        ['$$_posthog_breakdown_other_$$', [2]],
+      ])
+      const other = await retentionActors(state.engine.ctx, projectId, paramsOf(result[1]!.values[0]!.people_url), PAGE)
+      expect(other.count).toBe(2)
+      // The same person (p1, whose distinct ids are d1 and d1b in these datasets) twice.
+      expect(other.results).toHaveLength(2)
+      expect(other.results[0]!.id).toBe(other.results[1]!.id)
+      expect(other.results[0]!.distinct_ids).toContain('d1')
     })
 
     test('HogQL breakdown: the expression per event', async () => {

@@ -28,7 +28,8 @@ function indexOf(value: unknown, field: string, required: boolean): number | nul
  * is the request plus `selected_interval` (the row, required),
  * `return_interval` (a value of the row: the actors counted at k; cumulative
  * results count those who returned at k or later) and, with a breakdown,
- * `breakdown_value` (Other: every value the result folds into it). Actors
+ * `breakdown_value` (Other: every value the result folds into it, an actor
+ * listed once per merged value, as Other's summed counts count it). Actors
  * come ordered by their appearances in the row, most first, then id
  * (PostHog's `length(appearances) DESC, actor_id`); `count` is the number of
  * actors. Throws ValidationError naming the field for bad parameters or a
@@ -47,6 +48,7 @@ export async function retentionActors(ctx: EngineContext, projectId: number, par
   if (k !== null && k >= window.lookahead) throw invalid('return_interval', `the rows have ${window.lookahead} values`)
 
   const conditions: Expression<SqlBool>[] = [sql<SqlBool>`i = ${sql.lit(row)}`]
+  let perValue = false
   if (request.breakdown) {
     const given = raw.breakdown_value
     if (given === undefined || given === null) throw invalid('breakdown_value', 'a breakdown result needs breakdown_value: the row block whose persons to list')
@@ -55,11 +57,13 @@ export async function retentionActors(ctx: EngineContext, projectId: number, par
     if (value === OTHER_MARKER) {
       const { kept } = rankValues(await retentionCounts(ctx, env, request, window), request.breakdownLimit, request.cumulative)
       if (kept.length > 0) conditions.push(sql<SqlBool>`not coalesce(${env.hooks.textInList(sql.ref('v'), kept)}, false)`)
+      // Other's counts are the sums of its values' counts: an actor under two merged values counts, and is listed, twice.
+      perValue = true
     } else conditions.push(sql<SqlBool>`v = ${value}`)
   }
   const having = k === null ? sql`` : request.cumulative ? sql` having max(k) >= ${sql.lit(k)}` : sql` having max(case when k = ${sql.lit(k)} then 1 else 0 end) = 1`
   const cells = retentionCells(env, request, window)
   // n: the actor's appearances in the row (the cohort and each return period).
-  const actors = sql`select a, count(*) as n from (${cells}) as c where ${sql.join(conditions, sql` and `)} group by a${having}`
+  const actors = sql`select a, count(*) as n from (${cells}) as c where ${sql.join(conditions, sql` and `)} group by a${perValue ? sql`, v` : sql``}${having}`
   return pageActors(ctx, projectId, actors, page, request.groupTypeIndex)
 }
