@@ -228,6 +228,8 @@ describe('QueryExecutor', () => {
     expect(() => executor({ timeoutMs: 2 ** 31 })).toThrow(RangeError)
     expect(() => executor({ maxConcurrentPerProject: 0 })).toThrow(RangeError)
     expect(() => executor({ maxConcurrentPerProject: 1.5 })).toThrow(RangeError)
+    expect(() => executor({ maxConcurrent: 0 })).toThrow(/maxConcurrent must be a positive integer/)
+    expect(() => executor({ maxConcurrent: 2.5 })).toThrow(RangeError)
   })
 })
 

@@ -19,8 +19,13 @@ export class FairSlots {
   readonly #keys = new Map<number, { held: number; lastGrant: number }>()
 
   constructor(slots: number) {
-    if (!(Number.isInteger(slots) && slots >= 1) && slots !== Number.POSITIVE_INFINITY) throw new RangeError(`slots must be a positive integer, got ${slots}`)
+    if (!(Number.isInteger(slots) && slots >= 1) && slots !== Number.POSITIVE_INFINITY) throw new RangeError(`maxConcurrent must be a positive integer, got ${slots}`)
     this.#free = slots
+  }
+
+  /** A slot for `key` now, or null when none is free or others wait for one (who come first). */
+  tryAcquire(key: number): (() => void) | null {
+    return this.#free > 0 && this.#waiting.size === 0 ? this.#take(key) : null
   }
 
   /**
@@ -28,14 +33,10 @@ export class FairSlots {
    * `key`; rejects with `signal.reason` if the signal aborts first (the
    * waiter is then forgotten). The release function is safe to call twice.
    */
-  /** A slot for `key` now, or null when none is free or others wait for one (who come first). */
-  tryAcquire(key: number): (() => void) | null {
-    return this.#free > 0 && this.#waiting.size === 0 ? this.#take(key) : null
-  }
-
   acquire(key: number, signal: AbortSignal): Promise<() => void> {
     if (signal.aborted) return Promise.reject(signal.reason)
-    if (this.#free > 0 && this.#waiting.size === 0) return Promise.resolve(this.#take(key))
+    const now = this.tryAcquire(key)
+    if (now) return Promise.resolve(now)
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         grant: resolve,

@@ -57,13 +57,10 @@ export class QueryExecutor {
     if (!Number.isInteger(options.maxConcurrentPerProject) || options.maxConcurrentPerProject < 1) {
       throw new RangeError(`maxConcurrentPerProject must be a positive integer, got ${options.maxConcurrentPerProject}`)
     }
-    const slots = options.maxConcurrent ?? Number.POSITIVE_INFINITY
-    if (!(Number.isInteger(slots) && slots >= 1) && slots !== Number.POSITIVE_INFINITY) {
-      throw new RangeError(`maxConcurrent must be a positive integer, got ${options.maxConcurrent}`)
-    }
     this.#timeoutMs = options.timeoutMs
     this.#maxConcurrentPerProject = options.maxConcurrentPerProject
-    this.#slots = new FairSlots(slots)
+    // FairSlots refuses a maxConcurrent that is no positive integer.
+    this.#slots = new FairSlots(options.maxConcurrent ?? Number.POSITIVE_INFINITY)
   }
 
   /**

@@ -12,13 +12,15 @@ export interface QueryLimits {
   /** Cells of one answer: series x breakdown values (Other included) x buckets x periods. Default 50000 (PostHog's `MAX_SELECT_RETURNED_ROWS`). */
   readonly maxCells: number
   /**
-   * (breakdown value, bucket) pairs one trend series may read from the
-   * database before its values are ranked and cut to `breakdown_limit`: what
-   * a breakdown by a property with a distinct value per event would
-   * otherwise bring into memory. Default 500000 (about 80 MB).
+   * Rows one statement may read when their number comes from the data, not
+   * the request (`boundedRows`): a trend series' (breakdown value, bucket)
+   * pairs and a retention table's counts before their values are ranked,
+   * funnel trends' (value, period) rows, correlation rows. What a breakdown
+   * by a property with a distinct value per event would otherwise bring into
+   * memory. Default 500000 (about 80 MB).
    */
   readonly maxBreakdownCells: number
-  /** Series (events and actions) of one trend or stickiness request. Default 50. */
+  /** Series (events and actions together) of one analysis request. Default 50. */
   readonly maxSeries: number
   /** The highest `breakdown_limit` accepted. Default 1000. */
   readonly maxBreakdownLimit: number
