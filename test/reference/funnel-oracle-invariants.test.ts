@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { anyBreakdown, exclusionFor, funnelData, funnelShape, requestOf, touchBreakdown } from './funnel-oracle-arbitraries.js'
+import { anyBreakdown, exclusionFor, funnelData, funnelShape, requestOf, touchBreakdown, type FunnelShape } from './funnel-oracle-arbitraries.js'
 import { toFunnelDataset, type FunnelExampleData } from './funnel-oracle-dataset.js'
 import { referenceFunnel } from './funnel-oracle-reference.js'
 
@@ -8,6 +8,16 @@ type Step = { count: number }
 const run = async (params: Record<string, unknown>, data: FunnelExampleData) => referenceFunnel(params, toFunnelDataset(data))
 const counts = async (params: Record<string, unknown>, data: FunnelExampleData) => ((await run(params, data)) as Step[]).map((s) => s.count)
 const RUNS = { numRuns: 300 }
+
+/**
+ * No event can match two steps: no repeated step, and the action (a or c)
+ * not beside a or c. Unordered funnels file an event that matches several
+ * steps greedily under one of them, so with overlapping steps they are not
+ * monotone in the window and can do worse than ordered funnels, in PostHog
+ * as here (worked examples 'unordered, greedy filing').
+ */
+const disjointSteps = (shape: FunnelShape): boolean =>
+  new Set(shape.steps).size === shape.steps.length && !(shape.steps.includes('A7') && (shape.steps.includes('a') || shape.steps.includes('c')))
 
 describe('funnel oracle: invariants on random data', () => {
   it('counts never rise from one step to the next, in every breakdown group', async () => {
@@ -26,7 +36,7 @@ describe('funnel oracle: invariants on random data', () => {
 
   it('widening the window never lowers a count (without exclusions)', async () => {
     await fc.assert(
-      fc.asyncProperty(funnelData, funnelShape, fc.integer({ min: 0, max: 120 }), async (data, shape, extra) => {
+      fc.asyncProperty(funnelData, funnelShape.filter((s) => s.order !== 'unordered' || disjointSteps(s)), fc.integer({ min: 0, max: 120 }), async (data, shape, extra) => {
         const narrow = await counts(requestOf(shape), data)
         const wide = await counts(requestOf({ ...shape, windowMinutes: shape.windowMinutes + extra }), data)
         narrow.forEach((n, i) => expect(wide[i]).toBeGreaterThanOrEqual(n))
@@ -57,12 +67,12 @@ describe('funnel oracle: invariants on random data', () => {
     )
   })
 
-  it('at the last step, unordered >= ordered >= strict (without exclusions)', async () => {
+  it('at the last step, unordered (on disjoint steps) >= ordered >= strict (without exclusions)', async () => {
     await fc.assert(
       fc.asyncProperty(funnelData, funnelShape, async (data, shape) => {
         const last = async (order: 'ordered' | 'strict' | 'unordered') => (await counts(requestOf({ ...shape, order }), data)).at(-1)!
-        const [unordered, ordered, strict] = [await last('unordered'), await last('ordered'), await last('strict')]
-        expect(unordered).toBeGreaterThanOrEqual(ordered)
+        const [ordered, strict] = [await last('ordered'), await last('strict')]
+        if (disjointSteps(shape)) expect(await last('unordered')).toBeGreaterThanOrEqual(ordered)
         expect(ordered).toBeGreaterThanOrEqual(strict)
       }),
       RUNS,

@@ -33,6 +33,12 @@ const seriesOf = (result: unknown): Step[][] => result as Step[][]
 const run = (params: Record<string, unknown>, data: FunnelExampleData) => referenceFunnel(params, toRefDataset(data))
 const RUNS = { numRuns: 300 }
 
+/** No event can match two steps: no repeated step and no "All events" step. */
+const disjointSteps = (p: { events: ReadonlyArray<{ id: string | null }> }): boolean => {
+  const ids = p.events.map((e) => e.id)
+  return !ids.includes(null) && new Set(ids).size === ids.length
+}
+
 describe('funnel reference: invariants on random funnels', () => {
   it('counts never rise from one step to the next (with or without a breakdown)', async () => {
     await fc.assert(
@@ -46,9 +52,13 @@ describe('funnel reference: invariants on random funnels', () => {
     )
   })
 
+  // Unordered funnels with overlapping steps are left out: the UDF files an
+  // event under one step greedily, and a wider window can change that choice
+  // for the worse (worked example 'unordered, greedy filing').
   it('widening the window never lowers a count (no exclusions: a wider window lets an exclusion reach further)', async () => {
+    const params = funnelParamsArb.filter((p) => p.funnel_order_type !== 'unordered' || disjointSteps(p))
     await fc.assert(
-      fc.asyncProperty(datasetArb, funnelParamsArb, fc.integer({ min: 1, max: 30 }), async (data, params, extra) => {
+      fc.asyncProperty(datasetArb, params, fc.integer({ min: 1, max: 30 }), async (data, params, extra) => {
         const narrow = countsOf(await run(params, data))
         const wide = countsOf(await run({ ...params, funnel_window_interval: params.funnel_window_interval + extra }, data))
         narrow.forEach((c, i) => expect(wide[i]).toBeGreaterThanOrEqual(c))
@@ -100,10 +110,7 @@ describe('funnel reference: invariants on random funnels', () => {
   // the unordered UDF files it greedily under one step and can do worse than
   // the ordered funnel; PostHog does the same, so the comparison needs disjoint steps.
   it('unordered >= ordered at every step when each event matches at most one step', async () => {
-    const disjoint = funnelParamsArb.filter((p) => {
-      const ids = p.events.map((e) => e.id)
-      return !ids.includes(null) && new Set(ids).size === ids.length
-    })
+    const disjoint = funnelParamsArb.filter(disjointSteps)
     await fc.assert(
       fc.asyncProperty(datasetArb, disjoint, async (data, params) => {
         const unordered = countsOf(await run({ ...params, funnel_order_type: 'unordered' }, data))
