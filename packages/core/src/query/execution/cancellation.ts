@@ -51,6 +51,12 @@ export function outsideQueryScope<T>(fn: () => T): T {
 export class CancellableQueryScope implements QueryScope {
   readonly #controller = new AbortController()
   readonly #interrupts = new Set<Interrupt>()
+  readonly #onStatementStart: ((statement: Promise<unknown>) => void) | undefined
+
+  /** `onStatementStart`: a test seam, see `QueryExecutorOptions.onStatementStart`. */
+  constructor(onStatementStart?: (statement: Promise<unknown>) => void) {
+    this.#onStatementStart = onStatementStart
+  }
 
   get signal(): AbortSignal {
     return this.#controller.signal
@@ -77,6 +83,14 @@ export class CancellableQueryScope implements QueryScope {
     if (outer.signal.aborted) follow()
     outer.signal.addEventListener('abort', follow, { once: true })
     return current.run(this, fn).finally(() => outer.signal.removeEventListener('abort', follow))
+  }
+
+  /**
+   * Called by `runInterruptible` when it has handed `statement` to the
+   * database for this scope; tells the test seam, if any.
+   */
+  statementStarted(statement: Promise<unknown>): void {
+    this.#onStatementStart?.(statement)
   }
 
   /** Aborts with `reason` and interrupts the statements running now. Later calls do nothing. */

@@ -28,6 +28,32 @@ export interface QueryExecutorOptions {
    * slot (inside their timeout), granted to projects in turn. Default: no limit.
    */
   readonly maxConcurrent?: number
+  /**
+   * Test seam, for Sightline's own tests (this class is internal to core):
+   * starts the timer of one analysis, which calls `onTimeout` once `timeoutMs`
+   * has passed, and returns what stops that timer. Default: `setTimeout` and
+   * `clearTimeout`. A test keeps `onTimeout` and calls it at a point it
+   * chooses (while a statement is known to run, say) instead of racing a real
+   * timer against the analysis.
+   */
+  readonly startTimeout?: (onTimeout: () => void, timeoutMs: number) => () => void
+  /**
+   * Test seam, for Sightline's own tests: called synchronously each time an
+   * analysis of this executor hands a statement to its database through
+   * `runInterruptible`, past the check that the analysis still runs (so that
+   * statement runs), with the statement's own outcome: its rows, or the
+   * database's error, e.g. its "interrupted", before a stopped analysis's
+   * reason replaces them. A test can cancel while a statement is known to
+   * run, and tell a statement the database stopped from one that ran to its
+   * end. It must not throw. Statements of an analysis run inside this one
+   * (another executor's) report to that executor's hook.
+   */
+  readonly onStatementStart?: (statement: Promise<unknown>) => void
+}
+
+const startRealTimeout = (onTimeout: () => void, timeoutMs: number): (() => void) => {
+  const timer = setTimeout(onTimeout, timeoutMs)
+  return () => clearTimeout(timer)
 }
 
 interface ProjectRuns {
@@ -48,6 +74,8 @@ export class QueryExecutor {
   readonly #maxConcurrentPerProject: number
   readonly #projects = new Map<number, ProjectRuns>()
   readonly #slots: FairSlots
+  readonly #startTimeout: NonNullable<QueryExecutorOptions['startTimeout']>
+  readonly #onStatementStart: QueryExecutorOptions['onStatementStart']
 
   constructor(options: QueryExecutorOptions) {
     // setTimeout fires at once for delays beyond 2^31 - 1 ms, which would time out every query.
@@ -61,6 +89,8 @@ export class QueryExecutor {
     this.#maxConcurrentPerProject = options.maxConcurrentPerProject
     // FairSlots refuses a maxConcurrent that is no positive integer.
     this.#slots = new FairSlots(options.maxConcurrent ?? Number.POSITIVE_INFINITY)
+    this.#startTimeout = options.startTimeout ?? startRealTimeout
+    this.#onStatementStart = options.onStatementStart
   }
 
   /**
@@ -85,11 +115,11 @@ export class QueryExecutor {
       throw new ConcurrencyLimitError(projectId, this.#maxConcurrentPerProject)
     }
 
-    const scope = new CancellableQueryScope()
+    const scope = new CancellableQueryScope(this.#onStatementStart)
     this.#projects.set(projectId, runs)
     runs.working++
     if (clientQueryId !== undefined) runs.byClientQueryId.set(clientQueryId, scope)
-    const timer = setTimeout(() => scope.abort(new QueryTimeoutError(this.#timeoutMs)), this.#timeoutMs)
+    const stopTimeout = this.#startTimeout(() => scope.abort(new QueryTimeoutError(this.#timeoutMs)), this.#timeoutMs)
 
     const work = scope.run(async () => {
       // A free slot is taken at once, so the analysis starts as run() is called, as without the limit.
@@ -105,7 +135,7 @@ export class QueryExecutor {
         // A stopped analysis has answered with the scope's reason already.
       })
       .finally(() => {
-        clearTimeout(timer)
+        stopTimeout()
         runs.working--
         this.#forgetIfIdle(projectId, runs)
       })

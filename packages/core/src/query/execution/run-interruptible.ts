@@ -1,4 +1,4 @@
-import { activeQueryScope, type Interrupt } from './cancellation.js'
+import { activeQueryScope, CancellableQueryScope, type Interrupt } from './cancellation.js'
 
 /**
  * When `interrupt` is called again while the statement has not stopped: after
@@ -43,7 +43,10 @@ export async function runInterruptible<T>(interrupt: Interrupt | undefined, stat
     : () => {}
 
   try {
-    const result = await statement()
+    const running = statement()
+    // For the test seam QueryExecutorOptions.onStatementStart; every scope core runs is one of these.
+    if (scope instanceof CancellableQueryScope) scope.statementStarted(running)
+    const result = await running
     scope.signal.throwIfAborted()
     return result
   } catch (error) {
