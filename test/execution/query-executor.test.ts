@@ -2,7 +2,7 @@
  * The executor and the scope contract, with no database: statements are
  * plain promises, and "interrupting" one settles it, as a database would.
  */
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ConcurrencyLimitError, ConflictError, QueryCancelledError, QueryTimeoutError } from '@sightline/core'
 import { activeQueryScope, outsideQueryScope, runInterruptible } from '@sightline/core/storage'
 import { checkpoint } from '../../packages/core/src/query/execution/checkpoint.js'
@@ -19,14 +19,19 @@ function deferred<T = void>() {
   return { promise, resolve, reject }
 }
 
-/** A statement that runs until interrupted (or `finish`ed), counting the interrupts it receives. */
+/**
+ * A statement that runs until interrupted (or `finish`ed), counting the
+ * interrupts it receives; `started` resolves once it runs.
+ */
 function fakeStatement() {
   const running = deferred<string>()
+  const started = deferred()
   let interrupts = 0
   return {
     get interrupts() {
       return interrupts
     },
+    started: started.promise,
     finish: (value: string) => running.resolve(value),
     run: () =>
       runInterruptible(
@@ -34,13 +39,30 @@ function fakeStatement() {
           interrupts++
           running.reject(new Error('interrupted by the database'))
         },
-        () => running.promise,
+        () => (started.resolve(), running.promise),
       ),
   }
 }
 
-const settledWithin = async (promise: Promise<unknown>, ms: number) =>
-  Promise.race([promise.then(() => true, () => true), new Promise((r) => setTimeout(() => r(false), ms))])
+/** Whether `promise` has settled, read without waiting for it. */
+function settledFlag(promise: Promise<unknown>) {
+  const flag = { settled: false }
+  void promise.then(
+    () => (flag.settled = true),
+    () => (flag.settled = true),
+  )
+  return flag
+}
+
+/**
+ * Timeouts and runInterruptible's retries on a fake clock, moved by the test
+ * (`vi.advanceTimersByTimeAsync`): what happens at 50 ms happens there, on a
+ * loaded machine too, and nothing happens before.
+ */
+const useFakeClock = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+afterEach(() => {
+  vi.useRealTimers()
+})
 
 describe('QueryExecutor', () => {
   it('answers with what the analysis answers, its own errors unchanged', async () => {
@@ -65,7 +87,7 @@ describe('QueryExecutor', () => {
     const ex = executor()
     const statement = fakeStatement()
     const run = ex.run(7, 'abc', () => statement.run())
-    await new Promise((r) => setTimeout(r, 5))
+    await statement.started
     expect(await ex.cancel(7, 'abc')).toBe(true)
     const error = await run.then(() => null, (e: unknown) => e)
     expect(error).toBeInstanceOf(QueryCancelledError)
@@ -77,32 +99,45 @@ describe('QueryExecutor', () => {
     const ex = executor()
     const gate = deferred()
     let started = 0
+    const statement = deferred<unknown>()
     const run = ex.run(1, 'q', async () => {
       await gate.promise
-      return runInterruptible(undefined, async () => started++)
+      statement.resolve(await runInterruptible(undefined, async () => started++).catch((e: unknown) => e))
     })
     await ex.cancel(1, 'q')
     gate.resolve()
     await expect(run).rejects.toBeInstanceOf(QueryCancelledError)
-    await new Promise((r) => setTimeout(r, 5))
+    // The analysis went on to its statement (its answer came first), which failed without starting.
+    expect(await statement.promise).toBeInstanceOf(QueryCancelledError)
     expect(started).toBe(0)
   })
 
-  it('times out with QueryTimeoutError, interrupting the statement', async () => {
+  it('times out with QueryTimeoutError after timeoutMs, interrupting the statement', async () => {
+    useFakeClock()
     const ex = executor({ timeoutMs: 50 })
     const statement = fakeStatement()
-    const started = Date.now()
-    const error = await ex.run(1, undefined, () => statement.run()).then(() => null, (e: unknown) => e)
+    const run = ex.run(1, undefined, () => statement.run())
+    const answered = settledFlag(run)
+    await vi.advanceTimersByTimeAsync(49)
+    expect(answered.settled).toBe(false)
+    expect(statement.interrupts).toBe(0)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(answered.settled).toBe(true)
+    const error = await run.then(() => null, (e: unknown) => e)
     expect(error).toBeInstanceOf(QueryTimeoutError)
     expect((error as QueryTimeoutError).timeoutMs).toBe(50)
-    expect(Date.now() - started).toBeLessThan(1000)
     expect(statement.interrupts).toBe(1)
   })
 
   it('a timeout answers at once even when the analysis ignores it', async () => {
+    useFakeClock()
     const ex = executor({ timeoutMs: 30 })
     const never = new Promise<never>(() => {})
-    expect(await settledWithin(ex.run(1, undefined, () => never).catch(() => {}), 1000)).toBe(true)
+    const run = ex.run(1, undefined, () => never)
+    const answered = settledFlag(run)
+    await vi.advanceTimersByTimeAsync(30)
+    expect(answered.settled).toBe(true)
+    await expect(run).rejects.toBeInstanceOf(QueryTimeoutError)
   })
 
   it('refuses the N+1th concurrent analysis of a project, and frees a slot when one finishes', async () => {
@@ -146,6 +181,7 @@ describe('QueryExecutor', () => {
   })
 
   it('an analysis cancelled or timed out while waiting for a slot answers so and never runs', async () => {
+    useFakeClock()
     const ex = executor({ maxConcurrent: 1, timeoutMs: 50 })
     const held = deferred<string>()
     let ran = 0
@@ -153,7 +189,9 @@ describe('QueryExecutor', () => {
     const first = ex.run(1, undefined, async () => held.promise).catch(() => {})
     // The waiter's 50 ms timeout comes while the slot is still held.
     const waiting = ex.run(2, undefined, async () => (ran++, 'ran'))
-    await expect(waiting).rejects.toBeInstanceOf(QueryTimeoutError)
+    const waited = waiting.catch((e: unknown) => e)
+    await vi.advanceTimersByTimeAsync(50)
+    expect(await waited).toBeInstanceOf(QueryTimeoutError)
     const cancelled = ex.run(3, 'c', async () => (ran++, 'ran'))
     await ex.cancel(3, 'c')
     await expect(cancelled).rejects.toBeInstanceOf(QueryCancelledError)
@@ -193,7 +231,8 @@ describe('QueryExecutor', () => {
     await expect(run).rejects.toBeInstanceOf(QueryCancelledError)
     await expect(ex.run(1, undefined, async () => 'x')).rejects.toBeInstanceOf(ConcurrencyLimitError)
     work.resolve('late')
-    await new Promise((r) => setTimeout(r, 0))
+    // The slot is freed as the work settles, in promise callbacks: all run before the next turn of the event loop.
+    await new Promise((r) => setImmediate(r))
     expect(await ex.run(1, undefined, async () => 'x')).toBe('x')
   })
 
@@ -240,7 +279,8 @@ describe('runInterruptible: the adapters’ side of the contract', () => {
     expect(interrupted).toBe(false)
   })
 
-  it('interrupts again until the statement stops (a database may drop an early interrupt)', async () => {
+  it('interrupts again until the statement stops (a database may drop an early interrupt): after 50 ms, then twice as long', async () => {
+    useFakeClock()
     const ex = executor()
     const running = deferred<string>()
     let calls = 0
@@ -255,7 +295,18 @@ describe('runInterruptible: the adapters’ side of the contract', () => {
     )
     await ex.cancel(1, 'q')
     await expect(run).rejects.toBeInstanceOf(QueryCancelledError)
-    await expect.poll(() => calls, { timeout: 2000 }).toBe(3)
+    expect(calls).toBe(1)
+    await vi.advanceTimersByTimeAsync(49)
+    expect(calls).toBe(1)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(calls).toBe(2)
+    await vi.advanceTimersByTimeAsync(99)
+    expect(calls).toBe(2)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(calls).toBe(3)
+    // Stopped: no more interrupts, however long.
+    await vi.advanceTimersByTimeAsync(10_000)
+    expect(calls).toBe(3)
   })
 
   it('settles only after the interrupt in flight has returned, so the connection is never handed on mid-cancel', async () => {
@@ -263,8 +314,9 @@ describe('runInterruptible: the adapters’ side of the contract', () => {
     const running = deferred<string>()
     const cancelSent = deferred()
     const order: string[] = []
-    const statement = ex.run(1, 'q', () =>
-      runInterruptible(
+    let inner!: Promise<unknown>
+    const statement = ex.run(1, 'q', () => {
+      inner = runInterruptible(
         async () => {
           order.push('interrupt sent')
           running.reject(new Error('stopped'))
@@ -272,41 +324,44 @@ describe('runInterruptible: the adapters’ side of the contract', () => {
           order.push('interrupt returned')
         },
         () => running.promise,
-      ).finally(() => order.push('statement settled')),
-    )
+      ).finally(() => order.push('statement settled'))
+      return inner
+    })
     await ex.cancel(1, 'q')
     await expect(statement).rejects.toBeInstanceOf(QueryCancelledError)
-    await new Promise((r) => setTimeout(r, 20))
+    // The statement has stopped, and everything that follows from that alone has run: promise callbacks, before the next turn.
+    await new Promise((r) => setImmediate(r))
     expect(order).toEqual(['interrupt sent'])
     cancelSent.resolve()
-    await expect.poll(() => order).toEqual(['interrupt sent', 'interrupt returned', 'statement settled'])
+    await expect(inner).rejects.toBeInstanceOf(QueryCancelledError)
+    expect(order).toEqual(['interrupt sent', 'interrupt returned', 'statement settled'])
   })
 
   it('discards the result of a statement that could not be interrupted', async () => {
     const ex = executor()
     const running = deferred<string>()
-    let result: unknown = 'unset'
+    const result = deferred<unknown>()
     const run = ex.run(1, 'q', async () => {
-      result = await runInterruptible(undefined, () => running.promise).catch((e: unknown) => e)
+      result.resolve(await runInterruptible(undefined, () => running.promise).catch((e: unknown) => e))
     })
     await ex.cancel(1, 'q')
     await expect(run).rejects.toBeInstanceOf(QueryCancelledError)
     running.resolve('rows')
-    await expect.poll(() => result).toBeInstanceOf(QueryCancelledError)
+    expect(await result.promise).toBeInstanceOf(QueryCancelledError)
   })
 
   it('outsideQueryScope runs even in a cancelled analysis (the rollback that cleans a connection)', async () => {
     const ex = executor()
     const gate = deferred()
-    let rolledBack = false
+    const rolledBack = deferred<boolean>()
     const run = ex.run(1, 'q', async () => {
       await gate.promise
-      await outsideQueryScope(() => runInterruptible(undefined, async () => (rolledBack = true)))
+      rolledBack.resolve(await outsideQueryScope(() => runInterruptible(undefined, async () => true)))
     })
     await ex.cancel(1, 'q')
     gate.resolve()
     await expect(run).rejects.toBeInstanceOf(QueryCancelledError)
-    await expect.poll(() => rolledBack).toBe(true)
+    expect(await rolledBack.promise).toBe(true)
   })
 
   it('an analysis run inside another is cancelled with it', async () => {
@@ -314,7 +369,7 @@ describe('runInterruptible: the adapters’ side of the contract', () => {
     const inner = executor()
     const statement = fakeStatement()
     const run = outer.run(1, 'outer', () => inner.run(1, 'inner', () => statement.run()))
-    await new Promise((r) => setTimeout(r, 5))
+    await statement.started
     await outer.cancel(1, 'outer')
     await expect(run).rejects.toBeInstanceOf(QueryCancelledError)
     expect(statement.interrupts).toBe(1)
