@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import fc from 'fast-check'
 import { generateSampleData, type SampleData, type SampleDataOptions, type SampleEvent } from '../src/sample-data.js'
 
@@ -140,12 +140,16 @@ describe('generateSampleData: window and batches', () => {
   })
 
   it('defaults end to the start of the current UTC day', () => {
-    const data = generateSampleData({ persons: 5, days: 1 })
-    const now = Date.now()
-    expect(data.end.getTime() % DAY).toBe(0)
-    expect(now - data.end.getTime()).toBeGreaterThanOrEqual(0)
-    expect(now - data.end.getTime()).toBeLessThan(DAY)
-    expect(data.end.getTime() - data.start.getTime()).toBe(DAY)
+    // The clock pinned, so a run that straddles midnight UTC cannot see two days.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      vi.setSystemTime(new Date('2025-06-04T17:31:12.345Z'))
+      const data = generateSampleData({ persons: 5, days: 1 })
+      expect(data.end.toISOString()).toBe('2025-06-04T00:00:00.000Z')
+      expect(data.end.getTime() - data.start.getTime()).toBe(DAY)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('rejects nonsensical options', () => {
@@ -155,14 +159,11 @@ describe('generateSampleData: window and batches', () => {
     expect(() => generateSampleData({ end: new Date('nope') })).toThrow(RangeError)
   })
 
-  it('generates a small data set fast', () => {
-    const started = performance.now()
+  it('generates a small data set: 500 persons make over 10,000 events', () => {
+    // ~30,000 events. How fast is measured by the benchmarks (which generate sample data), not
+    // asserted here: a bound on wall-clock time fails on a loaded shared machine.
     const { events } = collect({ persons: 500, end: END, seed: 3 })
-    const elapsed = performance.now() - started
     expect(events.length).toBeGreaterThan(10_000)
-    // ~30,000 events; the generator makes several hundred thousand a second, so this leaves
-    // room for a slow, busy CI machine.
-    expect(elapsed).toBeLessThan(3_000)
   })
 })
 
