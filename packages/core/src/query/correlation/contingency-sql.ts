@@ -26,7 +26,7 @@ const notIn = (hooks: SqlHooks, text: Expression<string | null>, values: Readonl
 /** Where the actors' own properties live: their person's or, aggregating by groups, their group's. */
 export function actorPropertiesJoin(projectId: number, group: number | null): { join: Sql; properties: Expression<unknown> } {
   if (group === null) {
-    return { join: sql`left join persons as ap on ap.project_id = ${projectId} and cast(ap.uuid as varchar) = ca.tgt`, properties: sql.ref('ap.properties') }
+    return { join: sql`left join persons as ap on ap.project_id = ${projectId} and ap.uuid = ca.tgt`, properties: sql.ref('ap.properties') }
   }
   return {
     join: sql`left join groups as ap on ap.project_id = ${projectId} and ap.group_type_index = ${int(group)} and ap.group_key = ca.tgt`,

@@ -6,7 +6,7 @@ import type { FunnelEnv } from '../funnels/funnel-env.js'
 import { planFunnel } from '../funnels/funnel-plan.js'
 import type { FunnelRequest } from '../funnels/funnel-request.js'
 import { outcomeCtes } from '../funnels/run-funnel.js'
-import { eventScope, PERSON_ID } from '../scope/event-scope.js'
+import { eventScope, PERSON_KEY } from '../scope/event-scope.js'
 import { addFilterNeeds, noNeeds } from '../scope/filter-needs.js'
 import type { QuerySources } from '../scope/query-sources.js'
 
@@ -50,7 +50,7 @@ export function actorEvents(
 ): ActorEvents {
   const scope = eventScope({ project: env.project, hooks, range: env.range, needs: addFilterNeeds(noNeeds(), filters), extensions: env.extensions.filterSources })
   const g = request.aggregationGroup
-  const target: Expression<string> = g === null ? PERSON_ID : scope.sources.groupKeys[g]!
+  const target: Expression<string> = g === null ? PERSON_KEY : scope.sources.groupKeys[g]!
   const ts = scope.sources.timestampMicros
   const conditions: Sql[] = [
     sql`${scope.where}`,

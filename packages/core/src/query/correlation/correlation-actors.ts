@@ -38,13 +38,13 @@ export async function correlationActors(ctx: EngineContext, projectId: number, p
   if (request.type === 'properties') {
     const { join: propsJoin, properties } = actorPropertiesJoin(env.project.id, request.funnel.aggregationGroup)
     const matches = request.propertyValues.map((p) => sql`coalesce(${hooks.textInList(namedPropertyText(hooks, properties, p.key), p.values)}, false)`)
-    actors = sql`select ca.tgt as a, 1 as n from ca ${propsJoin} where ${side} and ${join(matches, ' and ')}`
+    actors = sql`select cast(ca.tgt as varchar) as a, 1 as n from ca ${propsJoin} where ${side} and ${join(matches, ' and ')}`
   } else {
     const entity = request.entity!
     const stepNames = await funnelStepNames(ctx, request, env)
     const events = actorEvents(request.funnel, env, hooks, stepNames, entity.properties)
     const filters = compilePropertyFilters(entity.properties, events.sources)
-    actors = sql`select ca.tgt as a, 1 as n from ${events.from}
+    actors = sql`select cast(ca.tgt as varchar) as a, 1 as n from ${events.from}
       where ${events.where} and e.event = ${entity.event} and ${side} and ${filters} group by ca.tgt`
   }
   return pageActors(ctx, env.project.id, withCtes(ctes, actors), page, request.funnel.aggregationGroup)

@@ -3,6 +3,7 @@ import type { EngineContext } from '../../context.js'
 import { runStorage } from '../../db/run.js'
 import { ValidationError } from '../../errors.js'
 import { formatTimestamp } from '../../time/timestamp.js'
+import { personlessDistinctIds } from '../scope/personless-distinct-ids.js'
 import { cols, id, int, join, withCtes } from './compile/sql-kit.js'
 import { funnelEnv } from './funnel-env.js'
 import { planFunnel } from './funnel-plan.js'
@@ -55,14 +56,15 @@ export async function funnelActors(
   const hooks = ctx.adapter.sql
   // One entry per counted run (target and value); a target's entries are alike, so their order among themselves does not show.
   const runKey = join([sql`fin.tgt`, ...cols('p', plan.dims, 'fin')])
-  const order = (alias: string) => join([sql`${hooks.binaryText(sql.ref(`${alias}.tgt`))}`, ...cols('p', plan.dims, alias)])
+  // Targets are person keys (uuids) or group keys: pages go by their text.
+  const order = (alias: string) => join([sql`${hooks.binaryText(sql`cast(${sql.ref(`${alias}.tgt`)} as varchar)`)}`, ...cols('p', plan.dims, alias)])
   const query = withCtes(
     [
       ...stepsCtes(ctx, steps, env, plan),
       ['act', sql`select ${runKey}, min(fe.ts) as first_ts from fin join fe on fe.tgt = fin.tgt where ${join(conditions, ' and ')} group by ${runKey}`],
     ],
     // One row even past the end, for the count.
-    sql`select c.total, pg.tgt, pg.first_ts from (select count(*) as total from act) as c left join (
+    sql`select c.total, cast(pg.tgt as varchar) as tgt, pg.first_ts from (select count(*) as total from act) as c left join (
         select * from act as a order by ${order('a')} limit ${int(page.limit)} offset ${int(page.offset)}
       ) as pg on true order by ${order('pg')}`,
   )
@@ -104,16 +106,18 @@ async function persons(ctx: EngineContext, projectId: number, ids: ReadonlyArray
     )
   ).rows
   const found = new Map<string, FunnelActor>()
+  const personless = await personlessDistinctIds(ctx, projectId, ids.filter((i) => !rows.some((r) => r.uuid === i)))
   for (const r of rows) {
     const actor = found.get(r.uuid) ?? { id: r.uuid, distinct_ids: [], properties: parseJson(r.properties), created_at: r.created_at }
     if (r.distinct_id !== null) actor.distinct_ids.push(r.distinct_id)
     found.set(r.uuid, actor)
   }
-  // A distinct id without a person row is a person of its own, as in the funnel's counts.
+  // A distinct id without a person row is a person of its own, as in the funnel's counts, shown as that distinct id.
   return ids.map((i) => {
     const actor = found.get(i)
     if (actor) return { ...actor, distinct_ids: [...actor.distinct_ids].sort() }
-    return { id: i, distinct_ids: [i], properties: {}, created_at: firstSeen.get(i)! }
+    const distinctId = personless.get(i)?.distinctId ?? i
+    return { id: distinctId, distinct_ids: [distinctId], properties: {}, created_at: firstSeen.get(i)! }
   })
 }
 

@@ -5,7 +5,7 @@ import { breakdownValueSql } from '../breakdowns/breakdown-value.js'
 import { cohortMembership } from '../cohorts/cohort-membership.js'
 import type { CohortCatalog } from '../cohorts/load-cohorts.js'
 import { compileHogql, hogqlToText, type HogqlScope } from '../hogql/index.js'
-import { eventScope } from '../scope/event-scope.js'
+import { eventScope, PERSON_ID, PERSON_KEY } from '../scope/event-scope.js'
 import { addFilterNeeds, noNeeds } from '../scope/filter-needs.js'
 import type { QueryProject } from '../scope/query-project.js'
 import { seriesCondition } from '../series/series-condition.js'
@@ -67,9 +67,9 @@ export function funnelSources(input: FunnelSourcesInput): FunnelSources {
     return covering.length === 0 ? null : sql<SqlBool>`(${sql.join(covering, sql` or `)})`
   })
   const g = request.aggregationGroup
-  // Cast: a person uuid and a distinct id are one text column (Postgres will not coalesce uuid with text).
-  const person = sql<string>`coalesce(cast(pdi.person_uuid as varchar), e.distinct_id)`
-  const target: Expression<string> = g === null ? person : src.groupKeys[g]!
+  // The person as text where its value shows (HogQL, cohorts); as a fixed-size key where runs are partitioned by it.
+  const person = PERSON_ID
+  const target: Expression<string> = g === null ? PERSON_KEY : src.groupKeys[g]!
   const b = request.breakdown
   const hogqlScope: HogqlScope = {
     hooks,

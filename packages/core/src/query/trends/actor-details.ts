@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely'
 import type { EngineContext } from '../../context.js'
 import { runStorage } from '../../db/run.js'
 import type { SqlHooks } from '../../storage.js'
+import { personlessDistinctIds } from '../scope/personless-distinct-ids.js'
 
 /** One actor behind a point: a person (or, for `unique_group`, a group), as the persons endpoints show it. */
 export interface TrendActor {
@@ -64,8 +65,12 @@ async function persons(ctx: EngineContext, projectId: number, ids: ReadonlyArray
     )
     for (const r of rows.rows) firstSeen.set(r.d, r.t)
   }
+  // Funnel and correlation actors are person keys: a personless one stands for its distinct id.
+  const keyed = await personlessDistinctIds(ctx, projectId, personless.filter((id) => !firstSeen.has(id)))
   return ids.map((id) => {
     const p = byId.get(id)
+    const behindKey = keyed.get(id)
+    if (behindKey) return { id: behindKey.distinctId, distinct_ids: [behindKey.distinctId], properties: {}, created_at: behindKey.firstSeen }
     if (!p) return { id, distinct_ids: [id], properties: {}, created_at: firstSeen.get(id) ?? '' }
     return { id, distinct_ids: distinct.rows.filter((d) => d.id === id).map((d) => d.distinct_id), properties: p.properties, created_at: p.created_at }
   })

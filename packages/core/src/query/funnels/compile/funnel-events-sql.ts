@@ -7,7 +7,7 @@ export interface FunnelSources {
   /** `events as e` and its joins, and the WHERE of project, date range, global and test-account filters. */
   readonly from: Sql
   readonly where: Expression<SqlBool>
-  /** The aggregation target as text: the person (or the distinct id of a personless event), or a group key. */
+  /** The aggregation target: the person as `PERSON_KEY` (a uuid), or a group key. */
   readonly target: Expression<string>
   /** Rows without a target (no group of the aggregation type) take no part; null when every row has one. */
   readonly targetPresent: Expression<SqlBool> | null
