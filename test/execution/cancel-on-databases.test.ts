@@ -4,7 +4,7 @@
  * pg_cancel_backend), and its connection is usable afterwards.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sql, type Kysely } from 'kysely'
+import { sql } from 'kysely'
 import { ConcurrencyLimitError, ConflictError, QueryCancelledError, QueryTimeoutError } from '@sightline/core'
 import { QueryExecutor } from '../../packages/core/src/query/execution/query-executor.js'
 import { executionTargets, isInterruptible, MARK, openExecutionDb, serverSkipReason, type ExecutionDb } from './execution-db.js'
