@@ -1,5 +1,5 @@
 import { sql, type Expression } from 'kysely'
-import { actorSql, asNumber, groupBySql, keyNames, rowsSql, selectGroups, type CellsInput, type CellsSql } from './cells-sql.js'
+import { actorKeySql, asNumber, groupBySql, keyNames, rowsSql, selectGroups, type CellsInput, type CellsSql } from './cells-sql.js'
 import type { TrendSeries } from './trend-request.js'
 
 const int = (n: number): Expression<number> => {
@@ -20,7 +20,7 @@ const int = (n: number): Expression<number> => {
 export function activeDaysCellsSql(series: TrendSeries, input: CellsInput, days: number): CellsSql {
   const keys = keyNames(input)
   const n = int(days)
-  const personDays = sql`select distinct ${selectGroups(keys)}a, b as d from (${rowsSql(input, [['a', actorSql(series, input)]])}) as r where a is not null and a <> ''`
+  const personDays = sql`select distinct ${selectGroups(keys)}a, b as d from (${rowsSql(input, [['a', actorKeySql(series, input)]])}) as r where a is not null`
   const partition = sql.join([...keys, 'a'].map((c) => sql.raw(c)), sql`, `)
   const gaps = sql`select ${selectGroups(keys)}d, lag(d) over (partition by ${partition} order by d) as p from (${personDays}) as pd`
   const deltas = sql`select ${selectGroups(keys)}(case when p is null or p + ${n} <= d then d else p + ${n} end) as s, 1 as delta from g
@@ -44,13 +44,13 @@ export interface ActiveWindow {
 export function activeWindowsCellsSql(series: TrendSeries, input: CellsInput, windows: ReadonlyArray<ActiveWindow>): CellsSql {
   const keys = keyNames(input)
   const rows = rowsSql({ ...input, bucket: null }, [
-    ['a', actorSql(series, input)],
+    ['a', actorKeySql(series, input)],
     ['u', input.scope.sources.timestampMicros],
   ])
   const values = sql.join(
     windows.map((w) => sql`(${int(w.index)}, ${int(w.loMicros)}, ${int(w.hiMicros)})`),
     sql`, `,
   )
-  const distinct = sql`select distinct w.i as b, ${selectGroups(keys.map((k) => `r.${k}`))}r.a from (${rows}) as r join (values ${values}) as w(i, lo, hi) on r.u >= w.lo and r.u < w.hi where r.a is not null and r.a <> ''`
+  const distinct = sql`select distinct w.i as b, ${selectGroups(keys.map((k) => `r.${k}`))}r.a from (${rows}) as r join (values ${values}) as w(i, lo, hi) on r.u >= w.lo and r.u < w.hi where r.a is not null`
   return sql`select ${selectGroups(['b', ...keys])}${asNumber(sql`count(*)`)} as v from (${distinct}) as t ${groupBySql(['b', ...keys])}`
 }

@@ -1,8 +1,8 @@
 import { sql, type Expression, type SqlBool } from 'kysely'
 import { formatTimestamp } from '../../time/timestamp.js'
-import { actorSql, asNumber, groupBySql, groupNames, keyNames, rowsSql, selectGroups, type CellsInput, type CellsSql } from './cells-sql.js'
+import { PERSON_KEY } from '../scope/event-scope.js'
+import { actorKeySql, asNumber, groupBySql, groupNames, keyNames, rowsSql, selectGroups, type CellsInput, type CellsSql } from './cells-sql.js'
 import type { TrendSeries } from './trend-request.js'
-import { personText } from './series-scope.js'
 
 /**
  * Cumulative `dau` and `unique_group` (reference §5): each actor counts once,
@@ -11,7 +11,7 @@ import { personText } from './series-scope.js'
  */
 export function firstSeenCellsSql(series: TrendSeries, input: CellsInput): CellsSql {
   const keys = keyNames(input)
-  const firsts = sql`select ${selectGroups(keys)}a, min(b) as fb from (${rowsSql(input, [['a', actorSql(series, input)]])}) as r where a is not null and a <> '' ${groupBySql([...keys, 'a'])}`
+  const firsts = sql`select ${selectGroups(keys)}a, min(b) as fb from (${rowsSql(input, [['a', actorKeySql(series, input)]])}) as r where a is not null ${groupBySql([...keys, 'a'])}`
   return sql`select ${selectGroups(keys)}fb as b, ${asNumber(sql`count(*)`)} as v from (${firsts}) as t ${groupBySql([...keys, 'fb'])}`
 }
 
@@ -29,7 +29,7 @@ export function firstTimeCellsSql(
   const s = input.scope.sources
   const all = { ...input, fold: false, filter: undefined }
   const rows = rowsSql(all, [
-    ['p', personText()],
+    ['p', PERSON_KEY],
     ['ts', s.timestamp],
     ['u', sql`cast(${s.uuid} as text)`],
   ])

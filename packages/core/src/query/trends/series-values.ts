@@ -12,9 +12,10 @@ import { notOneOfSql } from './key-filter.js'
 import { isPropertyMath } from './maths.js'
 import type { Period } from './periods.js'
 import { rankRows } from './rank-rows.js'
-import { breakdownKeysSql, breakdownNumberSql, personText, seriesScope, type QueryEnv, type SeriesScope } from './series-scope.js'
+import { breakdownKeysSql, breakdownNumberSql, seriesScope, type QueryEnv, type SeriesScope } from './series-scope.js'
 import { isAdditive, planSeries, type BucketGrid, type SeriesPlan } from './series-plan.js'
 import type { TrendRequest, TrendSeries } from './trend-request.js'
+import { PERSON_KEY } from '../scope/event-scope.js'
 import type { QuerySources } from '../scope/query-sources.js'
 
 /** One output row of a series: a breakdown value (or none) and its values. */
@@ -257,7 +258,7 @@ export async function histogramBinsFor(ctx: EngineContext, request: TrendRequest
   const s = scope.sources
   // first_time_for_user bins the values of the first events it counts, as its rows are those events.
   const rows = firstTime
-    ? sql`select * from (select ${sql.join(values, sql`, `)}, ${s.timestampMicros} as u, row_number() over (partition by ${personText()} order by ${s.timestamp}, cast(${s.uuid} as text)) as rn from ${scope.from} where ${scope.where}) as f
+    ? sql`select * from (select ${sql.join(values, sql`, `)}, ${s.timestampMicros} as u, row_number() over (partition by ${PERSON_KEY} order by ${s.timestamp}, cast(${s.uuid} as text)) as rn from ${scope.from} where ${scope.where}) as f
         where rn = 1 and u >= ${sql.lit(plan.range.fromMicros)} and u <= ${sql.lit(plan.range.toMicros)}`
     : sql`select ${sql.join(values, sql`, `)} from ${scope.from} where ${scope.where}${groupOnly(series, s)}`
   const query = sql<Record<string, unknown>>`select ${sql.join(bounds, sql`, `)} from (${rows}) as r`

@@ -3,6 +3,7 @@ import type { EngineContext } from '../../context.js'
 import { ValidationError } from '../../errors.js'
 import { bucketIndexSql } from '../dates/bucket-index-sql.js'
 import { lifecycleActorsSql } from '../lifecycle/lifecycle-actors.js'
+import { PERSON_KEY } from '../scope/event-scope.js'
 import { stickinessActorsSql } from '../stickiness/stickiness-actors.js'
 import { pageActors, type ActorsPage, type ActorsResult } from './actor-details.js'
 import { OTHER_MARKER } from './breakdown-markers.js'
@@ -10,7 +11,7 @@ import { actorSql, type CellsInput } from './cells-sql.js'
 import { notOneOfSql } from './key-filter.js'
 import type { Period } from './periods.js'
 import { decodePoint, pointBucket, type Point } from './point-params.js'
-import { breakdownKeysSql, personText, seriesScope, type QueryEnv } from './series-scope.js'
+import { breakdownKeysSql, seriesScope, type QueryEnv } from './series-scope.js'
 import { planSeries, type SeriesPlan } from './series-plan.js'
 import { histogramBinsFor, seriesValues } from './series-values.js'
 import { queryEnv, requestPeriods } from './trend-env.js'
@@ -97,7 +98,7 @@ async function trendPointActorsSql(ctx: EngineContext, env: QueryEnv, request: T
   ]
   if (plan.kind === 'first-time') {
     // The person's first matching event ever, counted when it falls in the range (and the point).
-    const ranked = sql`select ${sql.join(columns, sql`, `)}, row_number() over (partition by ${personText()} order by ${s.timestamp}, cast(${s.uuid} as text)) as rn from ${scope.from} where ${scope.where}`
+    const ranked = sql`select ${sql.join(columns, sql`, `)}, row_number() over (partition by ${PERSON_KEY} order by ${s.timestamp}, cast(${s.uuid} as text)) as rn from ${scope.from} where ${scope.where}`
     const from = sql<SqlBool>`u >= ${sql.lit(plan.range.fromMicros)} and u <= ${sql.lit(plan.range.toMicros)} and rn = 1`
     return sql`select a, count(*) as n from (${ranked}) as r where ${sql.join([from, ...conditions], sql` and `)} group by a`
   }
