@@ -11,6 +11,7 @@ import type { EventRow, SightlineDatabase } from './db/tables.js'
 
 export type { EventRow, SightlineDatabase } from './db/tables.js'
 export { EVENT_COLUMNS } from './db/tables.js'
+export { MATERIALIZED_PROPERTIES, type MaterializedProperty } from './db/materialized-properties.js'
 export type * from './db/tables.js'
 
 /** What differs between databases, stated as facts the planner asks about (never "which database is this"). */
@@ -109,6 +110,52 @@ export interface SqlHooks {
    * not an object. Funnel correlation's "every property" (`$all`).
    */
   jsonEntries(json: Expression<unknown>): Expression<unknown>
+  /**
+   * Unordered funnels' filing of step events (funnels.md §5, PostHog's
+   * `unordered_steps.rs`), a sequential fold: a SELECT of every row of
+   * relation `input.from` with all its columns plus `input.as`, the 1-based
+   * step each row's event is filed under, or 0 (exclusion, refused, or not folded).
+   * See `UnorderedFilingInput` for the rule; the fold restarts per partition.
+   */
+  unorderedFiling(input: UnorderedFilingInput): Expression<unknown>
+}
+
+/**
+ * The input of `SqlHooks.unorderedFiling`: column and relation names the
+ * compiler chose (lower-case letters, digits, `_`), and two integers.
+ *
+ * Per partition, rows in `order`, with per step s (1..`steps`) the time
+ * `newest[s]` of the last event filed under s (none at the start): an event
+ * at `ts` with step mask `mask` (bit s-1: it matches step s)
+ * 1. if `mask` is 0 (an exclusion): forgets every `newest`, files nothing;
+ * 2. forgets each `newest[s] < ts - windowMicros` (the event left the window);
+ *    `done` = the number of steps left with a `newest`;
+ * 3. if `done = steps`, forgets the oldest `newest` (the lowest such step on a
+ *    tie) and `done` drops by one (a full window drains until a step empties);
+ * 4. if `carries` is 0 and `done` is 0, files nothing (step attribution: an
+ *    attempt starts only with an event carrying the run's value);
+ * 5. otherwise files the event under the step of `mask` with the oldest
+ *    `newest`, steps without one first, the lowest step on a tie, and sets
+ *    that step's `newest` to `ts`.
+ * Partitions whose `when` column is 0 are not folded (their rows get 0);
+ * `when` is the same on every row of a partition.
+ */
+export interface UnorderedFilingInput {
+  readonly from: string
+  readonly partition: ReadonlyArray<string>
+  /** Orders a partition's rows; unique within it. */
+  readonly order: string
+  readonly when: string
+  /** Epoch microseconds (bigint). */
+  readonly ts: string
+  /** The step mask (bigint). */
+  readonly mask: string
+  /** 1 or 0 (integer). */
+  readonly carries: string
+  /** 1..30. */
+  readonly steps: number
+  readonly windowMicros: number
+  readonly as: string
 }
 
 /** A database Sightline can run on. Create one per `createSightline` call. */
@@ -136,7 +183,10 @@ export interface StorageDriver {
    * Core has already dropped rows whose uuid it found stored, under its
    * in-process write lock; an adapter whose database several processes write
    * (`multiProcess`) must also skip rows whose `(project_id, uuid)` is stored
-   * by the time it writes. Resolves to the number of rows inserted.
+   * by the time it writes. It fills each `MATERIALIZED_PROPERTIES` column
+   * with `sql.jsonText(properties, key)` computed by the database itself (not
+   * a client-side copy of it), so the column and the JSON always agree.
+   * Resolves to the number of rows inserted.
    */
   insertEvents(db: Kysely<SightlineDatabase>, rows: ReadonlyArray<EventRow>): Promise<number>
   /**

@@ -1,5 +1,5 @@
-import { sql } from 'kysely'
-import { SQL_NUMBER_MAX_LENGTH, SQL_NUMBER_PATTERN, SQL_TIMESTAMP_PATTERN, type SqlHooks } from '@sightline/core/storage'
+import { sql, type RawBuilder } from 'kysely'
+import { SQL_NUMBER_MAX_LENGTH, SQL_NUMBER_PATTERN, SQL_TIMESTAMP_PATTERN, type SqlHooks, type UnorderedFilingInput } from '@sightline/core/storage'
 
 /**
  * A JSON Pointer (RFC 6901) to a top-level key. DuckDB's JSONPath form
@@ -35,10 +35,78 @@ export const duckdbSqlHooks: SqlHooks = {
   // json_keys lists an object's keys (none for other values); a pointer built in SQL names each key as jsonText does.
   jsonEntries: (json) =>
     sql`(select k as key, json_extract_string(${json}, '/' || replace(replace(k, '~', '~0'), '/', '~1')) as value from (select unnest(json_keys(${json})) as k) as jk)`,
+  unorderedFiling: (input) => unorderedFiling(input),
 }
 
 /** A quantile is a literal (an aggregate's fraction cannot be a bound parameter everywhere); only 0..1 is accepted. */
 function quantileFraction(q: number): number {
   if (!(q >= 0 && q <= 1)) throw new RangeError(`a quantile is between 0 and 1, got ${q}`)
   return q
+}
+
+/**
+ * `SqlHooks.unorderedFiling` as one `list_reduce` per folded partition over
+ * its rows in order, then unnested and joined back. `list_reduce` wants the
+ * accumulator of the elements' type, so both are one struct: the event
+ * (`t`, `m`, `k`), per step its newest time (`n1..`), the step the previous
+ * event was filed under and its time (`c`, `tc`), the previous event's least
+ * key (`g`: the step its drain emptied, when every step was in the window),
+ * and the steps of the events before it, one character each (`o`). The
+ * previous event's filing and drain are applied lazily, when the next one
+ * reads the state, so every field is a small expression (linear in the
+ * steps), never one that repeats the whole choice.
+ *
+ * Time: one lambda call per event, in sequence within a partition (DuckDB
+ * runs the calls of many partitions side by side); `o` is copied at each
+ * call, so a partition of L events also copies L²/2 bytes.
+ */
+function unorderedFiling(input: UnorderedFilingInput): RawBuilder<unknown> {
+  const n = input.steps
+  const w = input.windowMicros
+  if (!(Number.isSafeInteger(n) && n >= 1 && n <= 30)) throw new RangeError(`unorderedFiling: steps must be 1..30, got ${n}`)
+  if (!(Number.isSafeInteger(w) && w >= 0)) throw new RangeError(`unorderedFiling: bad window ${w}`)
+  const steps = Array.from({ length: n }, (_, i) => i + 1)
+  const lit = (v: number) => sql.lit(v)
+  const ref = (c: string) => sql.ref(c)
+  const partCols = sql.join(input.partition.map(ref))
+  // The state the previous event left, with its filing and its drain applied.
+  const newest = (s: number) =>
+    sql`(case when acc.c = ${lit(s)} then acc.tc when acc.g >= 64 and acc.g % 64 = ${lit(s)} then null else acc.${sql.raw(`n${s}`)} end)`
+  // A step in the window keys (newest - low + 1) * 64 + s, any other s: the least key is the step to file under.
+  const low = sql`(x.t - ${lit(w)})`
+  const key = (s: number) => sql`(case when ${newest(s)} >= ${low} then (${newest(s)} - ${low} + 1) * 64 + ${lit(s)} else ${lit(s)} end)`
+  // Step attribution refuses an event when no step is in the window after the drain (one step: always).
+  const refused = n === 1 ? sql`(x.k = 0)` : sql`(x.k = 0 and greatest(${sql.join(steps.map(key))}) < 64)`
+  const mine = sql.join(steps.map((s) => sql`(case when (x.m & ${lit(2 ** (s - 1))}) <> 0 then ${key(s)} end)`))
+  const chosen = sql`(case when x.m = 0 or ${refused} then 0 else least(${mine}) % 64 end)`
+  const shape = (fields: Record<string, RawBuilder<unknown>>) =>
+    sql`{${sql.join(Object.entries(fields).map(([name, v]) => sql`${sql.lit(name)}: ${v}`))}}`
+  const state = (t: RawBuilder<unknown>, m: RawBuilder<unknown>, k: RawBuilder<unknown>, ns: (s: number) => RawBuilder<unknown>, c: RawBuilder<unknown>, tc: RawBuilder<unknown>, g: RawBuilder<unknown>, o: RawBuilder<unknown>) =>
+    shape({ t, m, k, ...Object.fromEntries(steps.map((s) => [`n${s}`, ns(s)])), c, tc, g, o })
+  const zero = sql`cast(0 as bigint)`
+  const none = () => sql`cast(null as bigint)`
+  const empty = sql`cast('' as varchar)`
+  const element = state(sql`cast(${ref(input.ts)} as bigint)`, sql`cast(${ref(input.mask)} as bigint)`, sql`cast(${ref(input.carries)} as bigint)`, none, zero, zero, zero, empty)
+  const step = state(
+    zero,
+    zero,
+    zero,
+    (s) => sql`(case when x.m = 0 then null else ${newest(s)} end)`,
+    chosen,
+    sql`x.t`,
+    sql`(case when x.m = 0 then 0 else least(${sql.join(steps.map(key))}) end)`,
+    sql`acc.o || chr(cast(48 + acc.c as integer))`,
+  )
+  const initial = state(zero, zero, zero, none, zero, zero, zero, empty)
+  // `o` starts with the initial state's 0 and lacks the last event's step.
+  const folded = sql`select ${partCols}, list(${ref(input.order)} order by ${ref(input.order)}) as ords,
+      list_reduce(list(${element} order by ${ref(input.order)}), lambda acc, x: ${step}, ${initial}) as st
+    from ${sql.table(input.from)} where ${ref(input.when)} = 1 group by ${partCols}`
+  const filed = sql`list_transform(string_split(substr(st.o, 2) || chr(cast(48 + st.c as integer)), ''), lambda ch: ascii(ch) - 48)`
+  const rows = sql`select ${partCols}, unnest(ords) as ord, unnest(${filed}) as filed from (${folded}) as fo`
+  const on = sql.join(
+    [...input.partition.map((c) => sql`r.${ref(c)} = f.${ref(c)}`), sql`r.${ref(input.order)} = f.ord`],
+    sql` and `,
+  )
+  return sql`select r.*, coalesce(f.filed, 0) as ${ref(input.as)} from ${sql.table(input.from)} as r left join (${rows}) as f on ${on}`
 }

@@ -1,5 +1,5 @@
-import { sql } from 'kysely'
-import { SQL_NUMBER_MAX_LENGTH, SQL_NUMBER_PATTERN, SQL_TIMESTAMP_PATTERN, type SqlHooks } from '@sightline/core/storage'
+import { sql, type RawBuilder } from 'kysely'
+import { SQL_NUMBER_MAX_LENGTH, SQL_NUMBER_PATTERN, SQL_TIMESTAMP_PATTERN, type SqlHooks, type UnorderedFilingInput } from '@sightline/core/storage'
 
 /**
  * Postgres's spelling of the dialect hooks. Casts that would raise on bad
@@ -34,10 +34,30 @@ export const postgresSqlHooks: SqlHooks = {
   // jsonb_each_text raises on a non-object: those give no rows, as on DuckDB.
   jsonEntries: (json) =>
     sql`(select key, value from jsonb_each_text(case when jsonb_typeof(${json}) = 'object' then ${json} else cast('{}' as jsonb) end))`,
+  unorderedFiling: (input) => unorderedFiling(input),
 }
 
 /** A quantile is a literal (an ordered-set aggregate's fraction must be constant); only 0..1 is accepted. */
 function quantileFraction(q: number): number {
   if (!(q >= 0 && q <= 1)) throw new RangeError(`a quantile is between 0 and 1, got ${q}`)
   return q
+}
+
+/**
+ * `SqlHooks.unorderedFiling` as a running window aggregate,
+ * `sightline_unordered_filing` (migration postgres_0002): one call of its
+ * plpgsql transition per folded row, linear in the steps, in the order of the
+ * partition's sort; its state is per step the newest time, plus the step the
+ * last row was filed under. FILTER skips the rows of partitions not folded.
+ */
+function unorderedFiling(input: UnorderedFilingInput): RawBuilder<unknown> {
+  const n = input.steps
+  const w = input.windowMicros
+  if (!(Number.isSafeInteger(n) && n >= 1 && n <= 30)) throw new RangeError(`unorderedFiling: steps must be 1..30, got ${n}`)
+  if (!(Number.isSafeInteger(w) && w >= 0)) throw new RangeError(`unorderedFiling: bad window ${w}`)
+  const ref = (c: string) => sql.ref(`r.${c}`)
+  const folds = sql`${ref(input.when)} = 1`
+  const fold = sql`sightline_unordered_filing(cast(${ref(input.ts)} as bigint), cast(${ref(input.mask)} as bigint), cast(${ref(input.carries)} as integer), ${sql.lit(n)}, cast(${sql.lit(w)} as bigint))
+    filter (where ${folds}) over (partition by ${sql.join(input.partition.map(ref))} order by ${ref(input.order)} rows between unbounded preceding and current row)`
+  return sql`select r.*, (case when ${folds} then ${fold} else 0 end) as ${sql.ref(input.as)} from ${sql.table(input.from)} as r`
 }
