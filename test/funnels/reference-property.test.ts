@@ -44,10 +44,11 @@ function property(engine: () => FunnelEngine, data: fc.Arbitrary<FunnelExampleDa
 /** Every view and order type the reference models, over one dataset: 3-minute grid, 10:00 to 12:00. */
 const requestArb = fc.oneof(
   { arbitrary: paramsArb(['ordered', 'strict']), weight: 3 },
-  { arbitrary: paramsArb(['unordered'], { disjointSteps: true }), weight: 2 },
+  // Unordered steps overlap too ("All events", the action, a filtered step next to its event): the greedy filing.
+  { arbitrary: paramsArb(['unordered']), weight: 2 },
   { arbitrary: trendParamsArb(['ordered', 'strict']), weight: 2 },
-  { arbitrary: trendParamsArb(['unordered'], { disjointSteps: true }), weight: 1 },
-  { arbitrary: paramsArb(['ordered', 'strict', 'unordered'], { disjointSteps: true }).map((p) => ({ ...p, funnel_viz_type: 'time_to_convert' })), weight: 1 },
+  { arbitrary: trendParamsArb(['unordered']), weight: 1 },
+  { arbitrary: paramsArb(['ordered', 'strict', 'unordered']).map((p) => ({ ...p, funnel_viz_type: 'time_to_convert' })), weight: 1 },
 )
 
 describe.each(targets)('funnels agree with the reference on $name', (target) => {

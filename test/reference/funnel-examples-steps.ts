@@ -312,6 +312,20 @@ export const STEP_EXAMPLES: FunnelExample[] = [
     why: "p1's a matches both steps (a and All events) while both queues are empty: it goes to the lower one, step 0, and z fills the All-events step: 2 steps, 300 s. p2's z can only be All events; its a then goes to the empty step-0 queue: 2 steps too.",
   },
   {
+    name: 'unordered, greedy filing (1/2): with a 3-minute window c, All events and a fill all three steps',
+    data: dataset([ev('p1', 'c', '10:14'), ev('p1', 'c', '10:18'), ev('p1', 'b', '10:18:30'), ev('p1', 'a', '10:19')]),
+    params: { ...MARCH, funnel_order_type: 'unordered', events: [{ id: 'c' }, { id: 'a' }, { id: null }], funnel_window_interval: 3, funnel_window_interval_unit: 'minute' },
+    expected: [done(0, 1), done(1, 1, 30), done(2, 1, 30)],
+    why: "W = 180 s. c@10:14 goes to the empty c queue (lowest step of c and All events). At c@10:18, c@10:14 has left the window (10:17 < 10:18): progress 1 is recorded and the queue empties, so c@10:18 takes the c queue again. b@10:18:30 can only be All events (2 steps), a@10:19 fills the empty a queue: 3 steps. Heads 10:18, 10:18:30, 10:19: gaps 30 s and 30 s.",
+  },
+  {
+    name: 'unordered, greedy filing (2/2): a 4-minute window on the same events loses the third step, as PostHog does',
+    data: dataset([ev('p1', 'c', '10:14'), ev('p1', 'c', '10:18'), ev('p1', 'b', '10:18:30'), ev('p1', 'a', '10:19')]),
+    params: { ...MARCH, funnel_order_type: 'unordered', events: [{ id: 'c' }, { id: 'a' }, { id: null }], funnel_window_interval: 4, funnel_window_interval_unit: 'minute' },
+    expected: [done(0, 1), done(1, 1, 240), done(2, 0)],
+    why: "W = 240 s. c@10:14 fills the c queue; at c@10:18 it is still in the window (10:18 >= 10:18), so c@10:18 goes to the other step it matches whose queue is empty: All events (2 steps). b@10:18:30 pushes c@10:14 out (10:18 < 10:18:30): 2 steps are recorded with heads 10:14 and 10:18 (240 s), the c queue empties, and b joins the All-events queue behind c@10:18. a@10:19 fills the a queue: 2 steps again, no better. The wider window filed c@10:18 under All events and never gets a third step: unordered counts are not monotone in the window when steps overlap.",
+  },
+  {
     name: 'exclusion: the reported path is only excluded when the exclusion is within its own window',
     data: dataset([
       ev('p1', 'a', '10:00'),

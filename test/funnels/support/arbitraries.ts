@@ -70,9 +70,10 @@ const stepArb = fc.record({
   filtered: fc.integer({ min: 0, max: 4 }).map((k) => k === 0),
 })
 /**
- * Steps whose entities are identical or disjoint: an unordered funnel counts
- * an event matching steps of different entities for its lowest step only
- * (packages/core/README.md, "Funnels"), where PostHog's queues may pick another.
+ * Steps whose entities are identical or disjoint, for invariants that hold
+ * only then: an unordered funnel files an event matching steps of different
+ * entities greedily under one of them, and a wider window can lose a step
+ * (funnels.md §5; worked example 'unordered, greedy filing (2/2)').
  */
 const disjointStepArb = fc.record({ id: fc.constantFrom<string | number | null>('a', 'b', 'c'), filtered: fc.constant(false) })
 

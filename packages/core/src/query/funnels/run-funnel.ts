@@ -4,7 +4,7 @@ import type { EngineContext } from '../../context.js'
 import { runStorage } from '../../db/run.js'
 import { funnelEventsSql, funnelRunsSql } from './compile/funnel-events-sql.js'
 import { orderedOutcomeCtes } from './compile/ordered-sql.js'
-import { unorderedOutcomeCtes } from './compile/unordered-sql.js'
+import { unorderedFiling, unorderedOutcomeCtes } from './compile/unordered-sql.js'
 import { withCtes, type Sql } from './compile/sql-kit.js'
 import { finalValuesCte, stepsAggregateSql } from './compile/steps-aggregate-sql.js'
 import { timeToConvertSql } from './compile/time-to-convert-sql.js'
@@ -55,7 +55,7 @@ export async function runFunnel(ctx: EngineContext, projectId: number, params: u
 
 /** The CTEs that end in `outcome(tgt, p0.., reached, t1..tn)`: every run's furthest step and step times. */
 export function outcomeCtes(ctx: EngineContext, request: FunnelRequest, env: FunnelEnv, plan: FunnelPlan): Array<readonly [string, Sql]> {
-  const perRun = plan.order === 'unordered' ? unorderedOutcomeCtes(plan) : orderedOutcomeCtes(plan)
+  const perRun = plan.order === 'unordered' ? unorderedOutcomeCtes(plan, unorderedFiling(request.steps, plan, ctx.adapter.sql)) : orderedOutcomeCtes(plan)
   return [...runsCtes(ctx, request, env, plan), ...perRun]
 }
 
@@ -111,7 +111,10 @@ async function trendsView(ctx: EngineContext, request: FunnelRequest, env: Funne
   const last = starts[starts.length - 1]!
   const end = bucketStarts({ from: last, to: new Date(last.getTime() + 40 * DAY) }, request.interval, timezone, weekStartDay)[1]!
   const periodOf = (ts: Expression<number>) => bucketIndexSql(ts, starts, end, ctx.adapter.sql)
-  const perRun = plan.order === 'unordered' ? unorderedTrendCtes(plan, periodOf, request.fromStep) : orderedTrendCtes(plan, periodOf, request.fromStep)
+  const perRun =
+    plan.order === 'unordered'
+      ? unorderedTrendCtes(plan, periodOf, request.fromStep, unorderedFiling(request.steps, plan, ctx.adapter.sql))
+      : orderedTrendCtes(plan, periodOf, request.fromStep)
   const p = Array.from({ length: plan.dims }, (_, i) => sql.raw(`p${i}`))
   const values = sql.join(p.map((c, i) => sql`${c} as ${sql.raw(`v${i}`)}`))
   const final = sql`select ${values}, per, count(*) as entered, count(case when outcome = 1 then 1 end) as converted from toutcome group by ${sql.join(p)}, per`

@@ -1,7 +1,8 @@
 import { sql } from 'kysely'
+import type { SqlHooks } from '../../../storage.js'
 import type { FunnelPlan } from '../funnel-plan.js'
-import { carriesRunValue, runCols } from './run-key.js'
-import { id, int, join, type Sql } from './sql-kit.js'
+import { carriesRunValue, runCols, runNames } from './run-key.js'
+import { bit, id, int, join, type Sql } from './sql-kit.js'
 
 /** The distinct classes of an unordered funnel's steps, with how many steps share each. */
 export function stepClasses(plan: FunnelPlan): Array<{ cls: number; size: number }> {
@@ -22,14 +23,21 @@ export function stepClasses(plan: FunnelPlan): Array<{ cls: number; size: number
  *
  * funnels.md §5 (unordered_steps.rs) as sets: the queues after an event are
  * the events pushed since the last exclusion and within the window of it
- * (FIFO eviction of the oldest); steps sharing an entity are filled in turn,
- * so a class of k steps has min(k, queued) of them done. An event matching
- * several classes counts for the class of its lowest step. With step
- * attribution, an event enters an empty queue set only if it carries the
- * run's value, so the pushed events of an island (events no more than a
- * window apart) are those from its first such event on.
+ * (FIFO eviction of the oldest); steps sharing an entity are filled in turn
+ * (each event goes to the class's step whose newest event is oldest), so a
+ * class of k steps has min(k, queued) of them done. With step attribution,
+ * an event enters an empty queue set only if it carries the run's value, so
+ * the pushed events of an island (events no more than a window apart) are
+ * those from its first such event on.
+ *
+ * An event matching steps of several classes goes to the one of its steps
+ * whose queue's newest event is oldest, which depends on how every earlier
+ * event was filed: with `filing` (see `unorderedFiling`), the islands holding
+ * such an event are folded in order by the database (`SqlHooks.unorderedFiling`)
+ * and each event counts for the class of the step it was filed under. Without
+ * it (no event can match two classes), an event's class is its entity's.
  */
-export function unorderedStateCtes(plan: FunnelPlan): Array<readonly [string, Sql]> {
+export function unorderedStateCtes(plan: FunnelPlan, filing: SqlHooks | null): Array<readonly [string, Sql]> {
   const run = runCols(plan)
   const W = int(plan.windowMicros)
   const classes = stepClasses(plan)
@@ -48,13 +56,18 @@ export function unorderedStateCtes(plan: FunnelPlan): Array<readonly [string, Sq
     classes.map(({ cls, size }) => sql`least(${int(size)}, ${id(`cr${cls}`)} - ${id(`co${cls}`)})`),
     ' + ',
   )
+  const fold = filing !== null && classes.length >= 2
+  const seq = sql`row_number() over (partition by ${runCols(plan, 'r')} order by r.ts, r.fs, r.uuid) as seq, (case when r.sm = 0 then 1 else 0 end) as ex`
   return [
-    ['u0', sql`select r.*, row_number() over (partition by ${runCols(plan, 'r')} order by r.ts, r.fs, r.uuid) as seq, (case when r.sm = 0 then 1 else 0 end) as ex, ${clsOf} as cls from runs as r`],
+    fold
+      ? ['u0', sql`select r.*, ${seq}, ${clsOf} as cls0, ${overlapping(plan)} as ov from runs as r`]
+      : ['u0', sql`select r.*, ${seq}, ${clsOf} as cls from runs as r`],
     ['u1', sql`select u0.*, sum(ex) over (${byRun} ${rows}) as seg, lag(ts) over (${byRun}) as pts, lag(ex) over (${byRun}) as pex from u0`],
     ['u2', sql`select u1.*, sum(case when pts is null or ex = 1 or ts - pts > ${W} then 1 else 0 end) over (${byRun} ${rows}) as island from u1`],
     ['u3', sql`select u2.*, (case when ${pushed} then 1 else 0 end) as pushed, seg - ex as dseg from u2`],
+    ...(fold ? filedCtes(plan, filing) : []),
     // Running sums only: a moving sum is cheap on both databases, a moving min over a time range is not (Postgres recomputes it per row).
-    ['u4', sql`select u3.*, ${join(perClass)} from u3`],
+    fold ? ['u4', sql`select uf2.*, ${join(perClass)} from uf2`] : ['u4', sql`select u3.*, ${join(perClass)} from u3`],
     [
       'u5',
       sql`select u4.*, (case when ex = 1 then 0 else ${done} end) as done,
@@ -75,7 +88,7 @@ export function unorderedStateCtes(plan: FunnelPlan): Array<readonly [string, Sq
  * Window functions over each run only, no joins: Postgres misjudges joins
  * between these intermediate results and would nest loops over them.
  */
-export function unorderedOutcomeCtes(plan: FunnelPlan): Array<readonly [string, Sql]> {
+export function unorderedOutcomeCtes(plan: FunnelPlan, filing: SqlHooks | null): Array<readonly [string, Sql]> {
   const run = runCols(plan)
   const n = plan.n
   const classes = stepClasses(plan)
@@ -87,7 +100,7 @@ export function unorderedOutcomeCtes(plan: FunnelPlan): Array<readonly [string, 
   const ofClass = (prefix: string) => sql`(case cls ${join(classes.map(({ cls }) => sql`when ${int(cls)} then ${id(`${prefix}${cls}`)}`), ' ')} end)`
   const sizeOf = sql`(case cls ${join(classes.map(({ cls, size }) => sql`when ${int(cls)} then ${int(size)}`), ' ')} end)`
   return [
-    ...unorderedStateCtes(plan),
+    ...unorderedStateCtes(plan, filing),
     [
       'ur1',
       sql`select u5.*, lag(done) over (${byRun}) as pdone, lag(cot) over (${byRun}) as pcot, lag(dseg) over (${byRun}) as pdseg, max(seq) over (${perRun}) as last from u5`,
@@ -120,4 +133,62 @@ export function unorderedOutcomeCtes(plan: FunnelPlan): Array<readonly [string, 
         from uheads group by ${run}`,
     ],
   ]
+}
+
+/** 1 when the event matches steps of two classes or more, else 0. */
+function overlapping(plan: FunnelPlan): Sql {
+  const masks = new Map<number, number>()
+  plan.stepClass.forEach((c, i) => masks.set(c, (masks.get(c) ?? 0) + bit(i)))
+  const hits = join([...masks.values()].map((m) => sql`(case when (sm & ${int(m)}) <> 0 then 1 else 0 end)`), ' + ')
+  return sql`(case when ${hits} >= 2 then 1 else 0 end)`
+}
+
+/**
+ * After `u3`: `uf2`, its rows with `cls`, the class of the step each pushed
+ * event is filed under. Only islands holding an event that matches two
+ * classes are folded (`need`): in the others every event has one class, and
+ * an island starts with empty queues (every earlier event is out of the
+ * window, or an exclusion emptied them), so folding it would change nothing.
+ */
+function filedCtes(plan: FunnelPlan, hooks: SqlHooks): Array<readonly [string, Sql]> {
+  const run = runCols(plan)
+  const carries = plan.attributionLevel !== null ? sql`(case when ${carriesRunValue(plan)} then 1 else 0 end)` : sql`1`
+  const classOfStep = join(plan.stepClass.map((c, i) => sql`when ${int(i + 1)} then ${int(c)}`), ' ')
+  const filed = hooks.unorderedFiling({
+    from: 'uf0',
+    partition: [...runNames(plan), 'island'],
+    order: 'seq',
+    when: 'need',
+    ts: 'ts',
+    mask: 'sm',
+    carries: 'okv',
+    steps: plan.n,
+    windowMicros: plan.windowMicros,
+    as: 'fstep',
+  })
+  return [
+    ['uf0', sql`select u3.*, max(ov) over (partition by ${run}, island) as need, ${carries} as okv from u3`],
+    ['uf1', sql`${filed}`],
+    ['uf2', sql`select uf1.*, (case fstep ${classOfStep} else cls0 end) as cls from uf1`],
+  ]
+}
+
+/**
+ * The hooks to file events with when two of the first `plan.n` steps of
+ * different classes can match one event (an "All events" step, an action, or
+ * one event name with different filters); null when none can, and the
+ * classes are filed as they are (the fast path).
+ */
+export function unorderedFiling(steps: ReadonlyArray<{ kind: string; event: string | null }>, plan: FunnelPlan, hooks: SqlHooks): SqlHooks | null {
+  const n = plan.n
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      if (plan.stepClass[i] === plan.stepClass[j]) continue
+      const a = steps[i]!
+      const b = steps[j]!
+      const apart = a.kind === 'events' && b.kind === 'events' && a.event !== null && b.event !== null && a.event !== b.event
+      if (!apart) return hooks
+    }
+  }
+  return null
 }

@@ -1,4 +1,5 @@
 import { sql, type Expression } from 'kysely'
+import type { SqlHooks } from '../../../storage.js'
 import type { FunnelPlan } from '../funnel-plan.js'
 import { eventPlan, runCols } from './run-key.js'
 import { id, int, join, type Sql } from './sql-kit.js'
@@ -18,8 +19,15 @@ import { stepClasses, unorderedStateCtes } from './unordered-sql.js'
  * events to the newest queued) for its own period; the last event pops
  * everything; an exclusion clears the rest unrecorded. A period whose best
  * record reaches `fromStep + 1` steps is an entry, converted at all steps.
+ * An event matching steps of several classes counts for the class of the
+ * step `filing` files it under (see `unorderedStateCtes`).
  */
-export function unorderedTrendCtes(plan: FunnelPlan, periodOf: (ts: Expression<number>) => Expression<number>, fromStep: number): Array<readonly [string, Sql]> {
+export function unorderedTrendCtes(
+  plan: FunnelPlan,
+  periodOf: (ts: Expression<number>) => Expression<number>,
+  fromStep: number,
+  filing: SqlHooks | null,
+): Array<readonly [string, Sql]> {
   const base = eventPlan(plan)
   const run = runCols(base)
   const n = plan.n
@@ -42,7 +50,7 @@ export function unorderedTrendCtes(plan: FunnelPlan, periodOf: (ts: Expression<n
   // A cut row at `pos` pops the queued events before it: it sorts before an event at that position.
   const following = sql`(partition by ${run}, dseg order by pos, typ, eseq rows between current row and unbounded following)`
   return [
-    ...unorderedStateCtes(base),
+    ...unorderedStateCtes(base, filing),
     // The first event within e's window: one past the events before it (a moving count, cheap everywhere).
     ['ut0', sql`select u5.*, ${kpos} as kp, 1 + coalesce(count(*) over (partition by ${run} order by ts range between unbounded preceding and ${int(plan.windowMicros + 1)} preceding), 0) as wcut from u5`],
     ['ut1', sql`select ut0.*, ${join([...kMax, ...prevCounts])}, max(seq) over (partition by ${run}) as lastseq from ut0`],
