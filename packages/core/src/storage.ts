@@ -11,6 +11,7 @@ import type { EventRow, SightlineDatabase } from './db/tables.js'
 
 export type { EventRow, SightlineDatabase } from './db/tables.js'
 export { EVENT_COLUMNS } from './db/tables.js'
+export { MATERIALIZED_PROPERTIES, type MaterializedProperty } from './db/materialized-properties.js'
 export type * from './db/tables.js'
 
 /** What differs between databases, stated as facts the planner asks about (never "which database is this"). */

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely'
-import type { EventRow, SightlineDatabase } from '@sightline/core/storage'
+import { MATERIALIZED_PROPERTIES, type EventRow, type SightlineDatabase } from '@sightline/core/storage'
 import { chunk } from './chunk.js'
+import { postgresSqlHooks } from './postgres-sql-hooks.js'
 
 /** Rows per statement: bounds the size of one message, not the number of parameters. */
 const ROWS_PER_STATEMENT = 5000
@@ -11,6 +12,10 @@ const ROWS_PER_STATEMENT = 5000
  * never occurs in its output.
  */
 const SEPARATOR = '\u001e'
+
+/** The hot properties' columns, computed by the database with the expression queries would read instead. */
+const MATERIALIZED = sql.join(MATERIALIZED_PROPERTIES.map((p) => sql.id(p.column)))
+const MATERIALIZED_VALUES = sql.join(MATERIALIZED_PROPERTIES.map((p) => postgresSqlHooks.jsonText(sql.ref('u.properties'), p.key)))
 
 /**
  * Bulk insert with one parameter per column (`unnest`), so a statement of
@@ -24,13 +29,13 @@ export async function insertEvents(db: Kysely<SightlineDatabase>, rows: Readonly
   for (const part of chunk(rows, ROWS_PER_STATEMENT)) {
     const col = <K extends keyof EventRow>(key: K) => part.map((r) => r[key])
     const result = await sql`
-      insert into events (uuid, project_id, event, distinct_id, timestamp, properties, group_0, group_1, group_2, group_3, group_4, session_id, inserted_at, elements_chain)
-      select * from unnest(
+      insert into events (uuid, project_id, event, distinct_id, timestamp, properties, group_0, group_1, group_2, group_3, group_4, session_id, inserted_at, elements_chain, ${MATERIALIZED})
+      select u.*, ${MATERIALIZED_VALUES} from unnest(
         ${col('uuid')}::uuid[], ${col('project_id')}::integer[], ${col('event')}::text[], ${col('distinct_id')}::text[],
         ${col('timestamp')}::timestamptz[], string_to_array(${part.map((r) => r.properties).join(SEPARATOR)}::text, chr(30))::jsonb[],
         ${col('group_0')}::text[], ${col('group_1')}::text[], ${col('group_2')}::text[], ${col('group_3')}::text[], ${col('group_4')}::text[],
         ${col('session_id')}::text[], ${col('inserted_at')}::timestamptz[], ${col('elements_chain')}::text[]
-      )
+      ) as u (uuid, project_id, event, distinct_id, timestamp, properties, group_0, group_1, group_2, group_3, group_4, session_id, inserted_at, elements_chain)
       on conflict (project_id, uuid) do nothing`.execute(db)
     inserted += Number(result.numAffectedRows ?? 0n)
   }

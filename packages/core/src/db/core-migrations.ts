@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely'
-import type { StorageCapabilities } from '../storage.js'
+import type { SqlHooks, StorageCapabilities } from '../storage.js'
+import { MATERIALIZED_PROPERTIES } from './materialized-properties.js'
 
 /**
  * Core's schema, as Kysely migrations. Both databases accept the same DDL
@@ -11,7 +12,7 @@ import type { StorageCapabilities } from '../storage.js'
  * references consistent in its services. Event uniqueness and query indexes
  * are the adapters' (see `StorageDriver.migrations`).
  */
-export function coreMigrations(capabilities: StorageCapabilities): Record<string, Migration> {
+export function coreMigrations(capabilities: StorageCapabilities, hooks: SqlHooks): Record<string, Migration> {
   const json = sql.raw(capabilities.jsonColumnType)
   const tstz = sql`timestamptz`
   return {
@@ -341,6 +342,15 @@ export function coreMigrations(capabilities: StorageCapabilities): Record<string
       async up(db: Kysely<any>) {
         // Nullable: DuckDB cannot add a NOT NULL column; null reads as no rules.
         await db.schema.alterTable('projects').addColumn('path_cleaning_filters', json).execute()
+      },
+    },
+    core_0007_materialized_properties: {
+      async up(db: Kysely<any>) {
+        // The hot properties' columns (materialized-properties.ts), filled for the events stored before with
+        // the very expression queries would otherwise read; storages fill them for new events in insertEvents.
+        for (const { column } of MATERIALIZED_PROPERTIES) await db.schema.alterTable('events').addColumn(column, 'text').execute()
+        const assignments = MATERIALIZED_PROPERTIES.map(({ key, column }) => sql`${sql.id(column)} = ${hooks.jsonText(sql.ref('properties'), key)}`)
+        await sql`update events set ${sql.join(assignments, sql`, `)}`.execute(db)
       },
     },
   }

@@ -8,7 +8,7 @@ import { coreMigrations } from './core-migrations.js'
  * adapter's. Idempotent: applied migrations are recorded and skipped.
  */
 export async function migrateToLatest(db: Kysely<any>, adapter: StorageAdapter, driver: StorageDriver): Promise<void> {
-  const migrations: Record<string, Migration> = { ...coreMigrations(adapter.capabilities), ...driver.migrations }
+  const migrations: Record<string, Migration> = { ...coreMigrations(adapter.capabilities, adapter.sql), ...driver.migrations }
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },

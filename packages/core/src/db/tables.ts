@@ -142,6 +142,19 @@ export interface EventsTable {
   inserted_at: Timestamp
   /** PostHog's autocapture elements chain (`tag.class:attr="v";...`), '' when the event has none. */
   elements_chain: string
+  /** The hot properties' text (see materialized-properties.ts), written by the storage from `properties`. */
+  mp_current_url: string | null
+  mp_pathname: string | null
+  mp_host: string | null
+  mp_referrer: string | null
+  mp_referring_domain: string | null
+  mp_browser: string | null
+  mp_os: string | null
+  mp_device_type: string | null
+  mp_event_type: string | null
+  mp_utm_source: string | null
+  mp_utm_medium: string | null
+  mp_utm_campaign: string | null
 }
 
 export interface EventDefinitionsTable {

@@ -2,8 +2,14 @@ import type { EngineContext } from '../context.js'
 import { isSightlineError } from '../errors.js'
 import { runStorage } from './run.js'
 
-/** Attempts of one write before its conflict is reported. */
-const MAX_ATTEMPTS = 6
+/**
+ * Attempts of one write before its conflict is reported. Engines (or
+ * processes) writing the same rows can beat each other several times in a
+ * row; twelve attempts with capped backoff wait at most about 3 s in all.
+ */
+const MAX_ATTEMPTS = 12
+/** The longest backoff between two attempts, in milliseconds. */
+const MAX_BACKOFF_MS = 400
 
 /**
  * What a write serialises on (`EngineContext.writeLocks`): writes with one key
@@ -36,7 +42,7 @@ export async function withWriteRetries<T>(ctx: EngineContext, key: WriteKey, wha
         return await write()
       } catch (error) {
         if (attempt >= MAX_ATTEMPTS || isSightlineError(error) || !ctx.driver.isWriteConflict(error)) return runStorage(what, () => Promise.reject(error))
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * 2 ** attempt))
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(MAX_BACKOFF_MS, 5 * 2 ** attempt)))
       }
     }
   })

@@ -1,6 +1,6 @@
 import { sql, type Expression, type SqlBool } from 'kysely'
 import type { ActionDefinition, ActionStep, ActionStepMatching } from '../../model/action.js'
-import { compilePropertyFilters, type PropertyFilterSources } from '../filters/compile-property-filters.js'
+import { compilePropertyFilters, eventPropertyText, type PropertyFilterSources } from '../filters/compile-property-filters.js'
 import type { PropertyCondition, PropertyFilters } from '../filters/property-filters.js'
 import { atPath } from './at-path.js'
 import { containsLikePattern } from './like-pattern.js'
@@ -60,7 +60,7 @@ function urlCondition(url: string, matching: ActionStepMatching | null, sources:
     const f: PropertyCondition = { key: '$current_url', value: url, operator: matching, type: 'event' }
     return atPath(path, false, CONTEXT, () => compilePropertyFilters([f], sources))
   }
-  const current = sources.hooks.jsonText(sources.event, '$current_url')
+  const current = eventPropertyText(sources, '$current_url')
   return sql<SqlBool>`coalesce((${current} like ${containsLikePattern(url)} escape ${sql.lit('\\')}), false)`
 }
 

@@ -2,6 +2,7 @@ import { sql, type Expression } from 'kysely'
 import { ValidationError } from '../../errors.js'
 import type { QuerySources } from '../scope/query-sources.js'
 import type { BreakdownSpec } from './breakdown-spec.js'
+import { eventPropertyText } from '../filters/compile-property-filters.js'
 
 /** Compiles a HogQL breakdown expression to its text (supplied by the HogQL compiler). */
 export type HogqlTextOf = (expression: string, path: ReadonlyArray<string | number>) => Expression<string | null>
@@ -20,7 +21,7 @@ export function breakdownValueSql(spec: BreakdownSpec, sources: QuerySources, ho
   let text: Expression<string | null>
   switch (spec.type) {
     case 'event':
-      text = hooks.jsonText(sources.event, spec.property)
+      text = eventPropertyText(sources, spec.property)
       break
     case 'person':
       text = hooks.jsonText(sources.person ?? refuse(path, 'person breakdowns need person properties in this query'), spec.property)

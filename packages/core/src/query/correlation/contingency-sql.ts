@@ -3,6 +3,7 @@ import type { SqlHooks } from '../../storage.js'
 import { int, join, withCtes, type Sql } from '../funnels/compile/sql-kit.js'
 import type { ActorEvents } from './correlation-actors-sql.js'
 import type { CorrelationRequest } from './correlation-request.js'
+import { eventPropertyText } from '../filters/compile-property-filters.js'
 
 /** PostHog's `ELEMENTS_DIVIDER`, between an autocapture's `$event_type` and its elements chain. */
 export const ELEMENTS_DIVIDER = '__~~__'
@@ -46,7 +47,7 @@ export function eventPropertyPairs(request: CorrelationRequest, events: ActorEve
     return {
       join: sql``,
       k: sql`'elements_chain'`,
-      v: sql`(coalesce(${hooks.jsonText(src.event, '$event_type')}, '') || ${ELEMENTS_DIVIDER} || coalesce(${chain}, ''))`,
+      v: sql`(coalesce(${eventPropertyText(src, '$event_type')}, '') || ${ELEMENTS_DIVIDER} || coalesce(${chain}, ''))`,
       present: sql`true`,
     }
   }

@@ -13,6 +13,12 @@ import { elementKeyPattern, parseSelector, selectorPattern, tagNamePattern, type
 export interface PropertyFilterSources {
   /** The events' `properties` JSON column. */
   readonly event: Expression<unknown>
+  /**
+   * The text of event property `key`, as `hooks.jsonText(event, key)` spells
+   * it. Default: that JSON read. The event scope reads the property's
+   * materialized column instead where `events` has one.
+   */
+  readonly eventProperty?: (key: string) => Expression<string | null>
   /** The person's properties; `person` filters are refused without it. */
   readonly person?: Expression<unknown>
   /** Each group type index's properties; `group` filters for other indexes are refused. */
@@ -68,6 +74,11 @@ const fail = (path: Path, message: string): never => {
   throw new ValidationError([{ path: ['properties', ...path], message }], { context: 'invalid property filters' })
 }
 
+/** Event property `key` of a row, as `sources` reads it (a materialized column or the JSON). */
+export function eventPropertyText(sources: PropertyFilterSources, key: string): Expression<string | null> {
+  return sources.eventProperty ? sources.eventProperty(key) : sources.hooks.jsonText(sources.event, key)
+}
+
 /**
  * Compiles decoded property filters to one SQL condition, with PostHog's
  * semantics (packages/core/README.md, "Property filters"). Every value is a
@@ -112,7 +123,7 @@ function condition(f: PropertyCondition, sources: PropertyFilterSources, path: P
   if (f.type === 'session' && sources.session) return sources.session(f, ['properties', ...path])
   const { hooks } = sources
   const operator = f.operator ?? 'exact'
-  const text = hooks.jsonText(properties(f, sources, path), f.key)
+  const text = (f.type ?? 'event') === 'event' ? eventPropertyText(sources, f.key) : hooks.jsonText(properties(f, sources, path), f.key)
   if (operator === 'is_set') return sql<SqlBool>`(${text} is not null)`
   if (operator === 'is_not_set') return sql<SqlBool>`(${text} is null)`
 

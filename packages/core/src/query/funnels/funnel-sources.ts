@@ -74,6 +74,7 @@ export function funnelSources(input: FunnelSourcesInput): FunnelSources {
   const hogqlScope: HogqlScope = {
     hooks,
     event: src.event,
+    ...(src.eventProperty ? { eventProperty: src.eventProperty } : {}),
     eventName: src.eventName,
     timestamp: src.timestamp,
     distinctId: src.distinctId,

@@ -41,7 +41,9 @@ function chainOf(node: HogqlNode): string[] | undefined {
   return chain.every((part) => typeof part === 'string' || typeof part === 'number') ? chain.map(String) : undefined
 }
 
-const property = (json: Expression<unknown>, key: string, ctx: Ctx): Value => make('unknown', ctx.scope.hooks.jsonText(json, key), 1)
+// The events' own properties go through the scope's reader, which picks a materialized column where there is one.
+const property = (json: Expression<unknown>, key: string, ctx: Ctx): Value =>
+  make('unknown', json === ctx.scope.event && ctx.scope.eventProperty ? ctx.scope.eventProperty(key) : ctx.scope.hooks.jsonText(json, key), 1)
 
 /**
  * The JSON column a properties chain names (`properties`, `person.properties`,

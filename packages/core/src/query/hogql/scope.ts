@@ -10,6 +10,8 @@ export interface HogqlScope {
   readonly hooks: SqlHooks
   /** The events' `properties` JSON: `properties.x`, `properties['x']`. */
   readonly event: Expression<unknown>
+  /** Reads event property `key` (`PropertyFilterSources.eventProperty`); default `hooks.jsonText(event, key)`. */
+  readonly eventProperty?: (key: string) => Expression<string | null>
   /** `event`. */
   readonly eventName: Expression<string>
   /** `timestamp`, a `timestamptz`. */

@@ -5,6 +5,7 @@ import { noNeeds } from '../scope/filter-needs.js'
 import { hogqlScope, type QueryEnv } from '../trends/series-scope.js'
 import { cleanedPathItemSql, eventTypeConditionSql, groupedPathItemSql, namesEventType, rawPathItemSql } from './path-item-sql.js'
 import type { PathCleaningRule, PathsRequest } from './paths-request.js'
+import { eventPropertyText } from '../filters/compile-property-filters.js'
 
 /**
  * The person of an event as a sort key of fixed size: `pid`, its person's
@@ -45,7 +46,7 @@ export function pathEventsSql(
   // The JSON reads and the HogQL text once per event, then the name from those columns. A JSON
   // read only for the events named by it: parsing the properties is most of reading an event.
   const jsonFor = (event: string, key: string) =>
-    namesEventType(request, event) ? sql`case when ${s.eventName} = ${event} then ${s.hooks.jsonText(s.event, key)} end` : sql`cast(null as text)`
+    namesEventType(request, event) ? sql`case when ${s.eventName} = ${event} then ${eventPropertyText(s, key)} end` : sql`cast(null as text)`
   const read = sql`select ${PERSON_KEY}, ${s.timestampMicros} as us, ${s.uuid} as id, ${s.eventName} as ev,
       ${jsonFor('$pageview', '$current_url')} as url,
       ${jsonFor('$screen', '$screen_name')} as screen,

@@ -1,5 +1,6 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import type { SqlHooks } from '../../storage.js'
+import { materializedColumn } from '../../db/materialized-properties.js'
 import { formatTimestamp, type EpochMicros } from '../../time/timestamp.js'
 import { compilePropertyFilters, type PropertyFilterSources } from '../filters/compile-property-filters.js'
 import type { PropertyFilters } from '../filters/property-filters.js'
@@ -56,6 +57,18 @@ export function personlessKey(distinctId: Expression<string>): Expression<string
   return sql<string>`cast(md5(${distinctId}) as uuid)`
 }
 
+/**
+ * Reads event property `key` of a scoped event (alias `e`): its materialized
+ * column where `events` has one (materialized-properties.ts), which holds
+ * exactly what the JSON read gives, otherwise the JSON read.
+ */
+export function scopedEventProperty(hooks: SqlHooks): (key: string) => Expression<string | null> {
+  return (key) => {
+    const column = materializedColumn(key)
+    return column === null ? hooks.jsonText(sql.ref('e.properties'), key) : sql.ref(`e.${column}`)
+  }
+}
+
 /** The session of a scoped event (`$session_id`), null when it has none. */
 export const SESSION_ID: Expression<string | null> = sql.ref('e.session_id')
 
@@ -81,6 +94,7 @@ export function eventScope(options: EventScopeOptions): EventScope {
   const sources: QuerySources = {
     hooks,
     event: sql.ref('e.properties'),
+    eventProperty: scopedEventProperty(hooks),
     ...(needs.person ? { person: sql.ref('p.properties') } : {}),
     groups,
     elementsChain: sql.ref('e.elements_chain'),

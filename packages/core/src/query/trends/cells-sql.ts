@@ -4,6 +4,7 @@ import { hogqlAggregate } from './hogql-math.js'
 import { personlessKey } from '../scope/event-scope.js'
 import { personText, type QueryEnv, type SeriesScope } from './series-scope.js'
 import type { TrendSeries } from './trend-request.js'
+import { eventPropertyText } from '../filters/compile-property-filters.js'
 
 /**
  * What one cells query reads: the series' events, each row's bucket and
@@ -68,7 +69,7 @@ export function actorKeySql(series: TrendSeries, input: CellsInput): Expression<
 /** The numeric value of a property math: non-numbers are null and ignored (PostHog's toFloat). */
 export function propertyNumberSql(series: TrendSeries, input: CellsInput): Expression<number | null> {
   const s = input.scope.sources
-  return s.hooks.textToDouble(s.hooks.jsonText(s.event, series.mathProperty!))
+  return s.hooks.textToDouble(eventPropertyText(s, series.mathProperty!))
 }
 
 /** The SQL aggregate of a property or count-per-actor math over column `x`; 0 for no values. */

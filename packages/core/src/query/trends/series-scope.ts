@@ -122,6 +122,7 @@ export function hogqlScope(env: QueryEnv, sources: QuerySources): HogqlScope {
   return {
     hooks: sources.hooks,
     event: sources.event,
+    ...(sources.eventProperty ? { eventProperty: sources.eventProperty } : {}),
     eventName: sources.eventName,
     timestamp: sources.timestamp,
     distinctId: sources.distinctId,
