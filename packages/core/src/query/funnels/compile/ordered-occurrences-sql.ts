@@ -26,17 +26,25 @@ export function groupsSql(plan: FunnelPlan): Sql {
 
 /**
  * `cmp` (strict funnels): their events, every one of the scope, without the
- * redundant resets. An event matching nothing only resets the paths: of a row
- * of them, each alone at its instant (so in no split instant), the first does
- * all the others would, so only it is kept. One pass over all the events,
- * before anything else looks at them.
+ * redundant resets. An event matching nothing only resets the paths, so it
+ * matters only between a run's first step-0 event and its last step or
+ * exclusion event (inclusive: one at those instants makes them split
+ * instants): before, no path exists; after, nothing extends one. Runs
+ * without a step-0 event are dropped whole, as they reach no step. Of a row
+ * of such events in that span, each alone at its instant (so in no split
+ * instant), the first does all the others would, so only it is kept. One
+ * sort, of the events inside the spans only (the sort of every event by
+ * person was most of a strict funnel).
  */
 export function compactedSql(plan: FunnelPlan): Sql {
-  const run = runCols(eventPlan(plan))
+  const base = eventPlan(plan)
+  const run = runCols(base)
+  const spans = sql`select ${run}, min(case when ${hasBit(sql`sm`, 0)} then ts end) as lo, max(ts) as hi from runs where sm <> 0 or xm <> 0 group by ${run}`
+  const inSpan = sql`select r.* from runs as r join (${spans}) as sp on ${sameCols(runNames(base), 'sp', 'r')} where r.ts >= sp.lo and r.ts <= sp.hi`
   return sql`select * from (
       select r.*, lag(ts) over w as pts, lag(ts, 2) over w as ppts, lead(ts) over w as nts,
         lag(case when sm = 0 and xm = 0 then 1 else 0 end) over w as pblank
-      from runs as r window w as (partition by ${run} order by ts, fs, uuid)
+      from (${inSpan}) as r window w as (partition by ${run} order by ts, fs, uuid)
     ) as c where not (sm = 0 and xm = 0 and pblank = 1 and pts < ts and (nts is null or nts > ts) and (ppts is null or ppts < pts))`
 }
 
