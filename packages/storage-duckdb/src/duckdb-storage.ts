@@ -89,6 +89,8 @@ async function appendEvents(db: Kysely<SightlineDatabase>, rows: ReadonlyArray<E
   return db.getExecutor().provideConnection(async (connection) => {
     const raw = (connection as DuckDBConnection).raw
     await connection.executeQuery(CREATE_LANDING.compile(db))
+    // Rows a failed call left behind (outside a transaction nothing rolled them back) must not be moved with these.
+    await connection.executeQuery(CLEAR_LANDING.compile(db))
     const appender = await raw.createAppender(LANDING)
     try {
       for (const row of rows) {
