@@ -29,6 +29,18 @@ export interface Answer {
   readonly body: any
 }
 
+/** A response as tests read it: status, headers, text, and the body parsed when it is JSON. */
+export async function readAnswer(response: Response): Promise<Answer> {
+  const text = await response.text()
+  let body: unknown
+  try {
+    body = text === '' ? undefined : JSON.parse(text)
+  } catch {
+    body = undefined
+  }
+  return { status: response.status, headers: response.headers, text, body }
+}
+
 export interface CallInit {
   /** The bearer key; undefined for tenant A's `*` key, null for none. */
   readonly key?: string | null
@@ -97,14 +109,7 @@ export async function serve(target: ConformanceTarget): Promise<Live> {
       }
       const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${origin}${pathOrUrl}`
       const response = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(ANSWER_WITHIN_MS) })
-      const text = await response.text()
-      let parsed: unknown
-      try {
-        parsed = text === '' ? undefined : JSON.parse(text)
-      } catch {
-        parsed = undefined
-      }
-      return { status: response.status, headers: response.headers, text, body: parsed }
+      return readAnswer(response)
     },
     async close() {
       server.closeAllConnections()

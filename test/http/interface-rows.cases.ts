@@ -3,6 +3,7 @@ import { createSightline, type Organization, type Project, type Sightline, type 
 import { createHandler } from '@sightline/http-adapter'
 import { BASE, NOW, REPOSITORY } from '../../packages/http-adapter/test/fixture.js'
 import type { ConformanceTarget, FreshDatabase } from '../conformance/target.js'
+import { readAnswer, type Answer } from './harness.js'
 import {
   analysis,
   arr,
@@ -43,13 +44,6 @@ import {
  * checked twice: leniently (the known gap, null, and nothing else), and
  * strictly under `it.fails`, named after the gap, until it is closed.
  */
-
-interface Answer {
-  readonly status: number
-  readonly headers: Headers
-  readonly text: string
-  readonly body: any
-}
 
 /**
  * The http-adapter tests' world (packages/http-adapter/test/fixture.ts: an
@@ -621,15 +615,7 @@ async function open(target: ConformanceTarget): Promise<{ db: FreshDatabase; s: 
   const serverErrors: unknown[] = []
   const w = await rowsWorld(db.storage(), (error) => void serverErrors.push(error))
   call = async (method, path, body) => {
-    const response = await w.call(method, path.startsWith('http') ? path.slice(new URL(path).origin.length) : path, body)
-    const text = await response.text()
-    let parsed: unknown
-    try {
-      parsed = text === '' ? undefined : JSON.parse(text)
-    } catch {
-      parsed = undefined
-    }
-    return { status: response.status, headers: response.headers, text, body: parsed }
+    return readAnswer(await w.call(method, path.startsWith('http') ? path.slice(new URL(path).origin.length) : path, body))
   }
   const ok = async (method: string, path: string, body?: unknown) => {
     const answer = await call(method, path, body)
