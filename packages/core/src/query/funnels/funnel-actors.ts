@@ -106,7 +106,8 @@ async function persons(ctx: EngineContext, projectId: number, ids: ReadonlyArray
     )
   ).rows
   const found = new Map<string, FunnelActor>()
-  const personless = await personlessDistinctIds(ctx, projectId, ids.filter((i) => !rows.some((r) => r.uuid === i)))
+  const withPerson = new Set(rows.map((r) => r.uuid))
+  const personless = await personlessDistinctIds(ctx, projectId, ids.filter((i) => !withPerson.has(i)))
   for (const r of rows) {
     const actor = found.get(r.uuid) ?? { id: r.uuid, distinct_ids: [], properties: parseJson(r.properties), created_at: r.created_at }
     if (r.distinct_id !== null) actor.distinct_ids.push(r.distinct_id)
