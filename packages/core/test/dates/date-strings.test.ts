@@ -30,7 +30,7 @@ describe('parseAbsoluteDate (what dateutil isoparse and strptime accept)', () =>
   })
 })
 
-describe('parseRelativeDate (PostHog: -?(N)?[hdwmqysHDWMQY](Start|End)?)', () => {
+describe('parseRelativeDate (PostHog: re.search of -?(N)?[hdwmqysHDWMQY](Start|End)?)', () => {
   it('reads number, unit and position', () => {
     expect(parseRelativeDate('-7d')).toEqual({ amount: 7, unit: 'd', position: null })
     expect(parseRelativeDate('7d')).toEqual({ amount: 7, unit: 'd', position: null })
@@ -42,7 +42,25 @@ describe('parseRelativeDate (PostHog: -?(N)?[hdwmqysHDWMQY](Start|End)?)', () =>
     expect(parseRelativeDate('-90s')).toEqual({ amount: 90, unit: 's', position: null })
   })
 
+  it('reads the first match anywhere in the text and ignores the rest, as re.search', () => {
+    expect(parseRelativeDate('-14days')).toEqual({ amount: 14, unit: 'd', position: null })
+    expect(parseRelativeDate('+7d')).toEqual({ amount: 7, unit: 'd', position: null })
+    expect(parseRelativeDate('--7d')).toEqual({ amount: 7, unit: 'd', position: null })
+    expect(parseRelativeDate('-7dstart')).toEqual({ amount: 7, unit: 'd', position: null })
+    expect(parseRelativeDate('-1dStarts')).toEqual({ amount: 1, unit: 'd', position: 'Start' })
+    expect(parseRelativeDate('-1mEnding')).toEqual({ amount: 1, unit: 'm', position: 'End' })
+    expect(parseRelativeDate('-2weeks')).toEqual({ amount: 2, unit: 'w', position: null })
+    expect(parseRelativeDate('-24hours')).toEqual({ amount: 24, unit: 'h', position: null })
+    expect(parseRelativeDate('x7d')).toEqual({ amount: 7, unit: 'd', position: null })
+    // The first match is "-01d": "2021" is followed by "-", which is no unit.
+    expect(parseRelativeDate('2021-01-01d')).toEqual({ amount: 1, unit: 'd', position: null })
+  })
+
   it('rejects what PostHog would silently read as "now"', () => {
-    for (const bad of ['-3D', '-1Y', 'all', 'today', '+7d', '-7dstart', '--7d', '-7 d', '']) expect(parseRelativeDate(bad)).toBeNull()
+    // Upper-case units PostHog matches but never maps; a first match with no number and no
+    // position it reads ("7 days ago" first matches the bare "d", "last -2w" the "s" of "last").
+    for (const bad of ['-3D', '-1Y', '-2W', 'all', 'today', 'yesterday', 'soon', '7 days ago', 'last -2w', '-7 d', 'qStart', 'MStart', '']) {
+      expect(parseRelativeDate(bad)).toBeNull()
+    }
   })
 })

@@ -6,8 +6,10 @@ import { weekdayIndex } from './wall-interval.js'
 /**
  * A relative date in PostHog's notation (`posthog/utils.py`,
  * `relative_date_parse_with_delta_mapping` and `get_delta_mapping_for`):
- * `[-][N]unit[Start|End]`. The sign is optional and ignored: `7d` and `-7d`
- * both mean seven days ago.
+ * `[-][N]unit[Start|End]`, found by `re.search` anywhere in the text, so
+ * PostHog reads the first such match and ignores the rest: `-14days` is
+ * `-14d`, `+7d` and `7d` are `-7d` (the sign is never read), `-1dStarts` is
+ * `-1dStart`, `-7dstart` is `-7d` (the position is case-sensitive).
  *
  * | unit | meaning | Start | End |
  * |---|---|---|---|
@@ -20,8 +22,13 @@ import { weekdayIndex } from './wall-interval.js'
  * | `M` | minutes | ignored | ignored |
  * | `s` | seconds | ignored | ignored |
  *
- * PostHog's pattern also matches `H`, `D`, `W`, `Q` and `Y`, which it then
- * maps to no change at all (so `-3D` is "now"); Sightline rejects them.
+ * When that first match maps to no change at all, PostHog answers "now"
+ * whatever the text said: the units `H`, `D`, `W`, `Q` and `Y`, which its
+ * pattern matches but its mapping has no branch for (`-3D`), and a unit
+ * without a number or a position it reads (`yesterday` is `y`, `today` is
+ * `d`, `soon` is `s`, `qStart`). Text with no match at all is "now" too.
+ * Sightline refuses all of these rather than answer for a date nobody asked
+ * for (README, divergences).
  */
 export interface RelativeDate {
   /** N; null when the text has no number (`mStart`), which is not the same as 0 for `h` (see `hasHours`). */
@@ -30,16 +37,20 @@ export interface RelativeDate {
   readonly position: 'Start' | 'End' | null
 }
 
-const RELATIVE = /^-?(\d+)?([hdwmqysM])(Start|End)?$/
+// PostHog's pattern, unanchored as re.search uses it; exec finds the same leftmost match.
+const RELATIVE = /-?([0-9]+)?([hdwmqysHDWMQY])(Start|End)?/
+// The units whose Start and End PostHog's mapping reads (w: see applyRelativeDate).
+const POSITIONED: ReadonlySet<string> = new Set(['h', 'd', 'w', 'm', 'y'])
 
 export function parseRelativeDate(text: string): RelativeDate | null {
   const m = RELATIVE.exec(text)
   if (!m) return null
-  return {
-    amount: m[1] === undefined ? null : Number(m[1]),
-    unit: m[2] as RelativeDate['unit'],
-    position: (m[3] as RelativeDate['position'] | undefined) ?? null,
-  }
+  const unit = m[2]!
+  const amount = m[1] === undefined ? null : Number(m[1])
+  const position = (m[3] as RelativeDate['position'] | undefined) ?? null
+  if (!'hdwmqysM'.includes(unit)) return null
+  if (amount === null && !(position !== null && POSITIONED.has(unit))) return null
+  return { amount, unit: unit as RelativeDate['unit'], position }
 }
 
 /**
