@@ -12,6 +12,7 @@ import { DISPLAY_EXAMPLES } from './trend-examples-display.js'
 import { FORMULA_EXAMPLES } from './trend-examples-formula.js'
 import { MATH_EXAMPLES } from './trend-examples-math.js'
 import { SERIES_EXAMPLES } from './trend-examples-series.js'
+import { SMOOTHING_EXAMPLES } from './trend-examples-smoothing.js'
 import { TIME_EXAMPLES } from './trend-examples-time.js'
 
 export { actionMatchesOf, toRefDataset, type TrendExample, type TrendExampleData } from './trend-example-data.js'
@@ -24,6 +25,7 @@ export const TREND_EXAMPLES: ReadonlyArray<TrendExample> = [
   ...BREAKDOWN_EXAMPLES,
   ...FORMULA_EXAMPLES,
   ...SERIES_EXAMPLES,
+  ...SMOOTHING_EXAMPLES,
   ...STICKINESS_EXAMPLES,
   ...LIFECYCLE_EXAMPLES,
 ]

@@ -48,6 +48,8 @@ export interface TrendQuery {
   readonly multiBreakdown: boolean
   readonly breakdownLimit: number
   readonly hideOther: boolean
+  /** `smoothing_intervals` of a TRENDS time series; 1 (none) elsewhere, as PostHog reads it only there. */
+  readonly smoothingIntervals: number
 }
 
 export const TIME_SERIES_DISPLAYS = ['ActionsLineGraph', 'ActionsLineGraphCumulative', 'ActionsBar', 'ActionsAreaGraph', 'ActionsStackedBar']
@@ -91,6 +93,7 @@ export function readTrendQuery(params: Record<string, unknown>): TrendQuery {
     multiBreakdown: multi,
     breakdownLimit: integer(params.breakdown_limit) ?? (display === 'WorldMap' ? 250 : 25),
     hideOther: flag(params.breakdown_hide_other_aggregation),
+    smoothingIntervals: insight === 'TRENDS' && !TOTAL_VALUE_DISPLAYS.includes(display) ? Math.max(1, integer(params.smoothing_intervals) ?? 1) : 1,
   }
 }
 

@@ -29,13 +29,13 @@ const byTotalThenValue = (a: Scored, b: Scored) => b.total - a.total || compareP
 export function limitAndOrder<T extends Scored>(
   items: ReadonlyArray<T>,
   options: { limit: number; hideOther: boolean; width: number; multi: boolean; foldable: boolean; nullCompetes: boolean },
-  score: (group: BreakdownGroup) => T,
+  score: (group: BreakdownGroup, folded: ReadonlyArray<T>) => T,
 ): T[] {
   let kept = [...items]
   if (options.foldable && items.length > options.limit) {
     const ranked = [...items].sort(options.nullCompetes ? byTotalThenValue : (a, b) => a.group!.bucket - b.group!.bucket || byTotalThenValue(a, b))
     kept = ranked.slice(0, options.limit)
-    if (!options.hideOther) kept.push(score(otherGroup(ranked.slice(options.limit).map((s) => s.group!), options.width, options.multi)))
+    if (!options.hideOther) kept.push(score(otherGroup(ranked.slice(options.limit).map((s) => s.group!), options.width, options.multi), ranked.slice(options.limit)))
   }
   return kept.sort((a, b) => a.group!.bucket - b.group!.bucket || byTotalThenValue(a, b))
 }

@@ -59,9 +59,12 @@
  *   for stickiness too.
  * - Lifecycle: `created_at` is the person's earliest event (RefPerson has
  *   none); a personless distinct id is its own person.
+ * - smoothing_intervals (trend-smoothing.ts): the newest query's arrays,
+ *   each row smoothed as shown (cumulative too), breakdown values ranked by
+ *   the smoothed rows, Other of a summable math the sum of the folded rows.
  * - Left out: math `hogql`, session and hogql breakdowns, Boolean property
- *   definitions, smoothing_intervals, stickiness criteria and cumulative
- *   stickiness, aggregation_group_type_index for trends.
+ *   definitions, stickiness criteria and cumulative stickiness,
+ *   aggregation_group_type_index for trends.
  */
 import type { RefDataset } from './ref-dataset.js'
 import { lifecycleResult } from './lifecycle-reference.js'

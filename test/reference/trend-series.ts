@@ -12,6 +12,7 @@ import { periodsOf, type Period, type PeriodContext } from './trend-period.js'
 import { TOTAL_VALUE_DISPLAYS, type SeriesSpec, type TrendQuery } from './trend-query.js'
 import { limitAndOrder } from './trend-ranking.js'
 import type { Row } from './trend-rows.js'
+import { FOLDS_BY_SUM, smoothed, sumRows } from './trend-smoothing.js'
 
 /** One computed row before it is written out: a series, maybe a breakdown value, its numbers. */
 export interface Computed {
@@ -53,8 +54,15 @@ function computeSeries(s: SeriesSpec, rows: ReadonlyArray<Row>, p: Period, query
       const aggregated = totalValueOf(s, rs)
       return { series: s, group, data: [], aggregated, total: aggregated }
     }
-    const values = timeSeriesOf(s, rs, p, shape.cumulative)
+    // The newest query smooths the row as it would be shown, cumulative included.
+    const values = smoothed(timeSeriesOf(s, rs, p, shape.cumulative), query.smoothingIntervals)
     return { series: s, group, data: values, aggregated: 0, total: values.reduce((a, b) => a + b, 0) }
+  }
+  // With smoothing, PostHog's Other of a summable math is the sum of the folded rows as shown.
+  const other = (g: BreakdownGroup, folded: ReadonlyArray<Computed>): Computed => {
+    if (shape.totalValue || query.smoothingIntervals <= 1 || !FOLDS_BY_SUM.includes(s.math)) return compute(g, g.rows)
+    const data = sumRows(folded.map((c) => c.data), p.starts.length)
+    return { series: s, group: g, data, aggregated: 0, total: data.reduce((a, b) => a + b, 0) }
   }
   if (query.breakdowns.length === 0) return [compute(null, considered)]
   const groups = groupByBreakdown(considered, query.breakdowns, query.multiBreakdown, data)
@@ -66,7 +74,7 @@ function computeSeries(s: SeriesSpec, rows: ReadonlyArray<Row>, p: Period, query
     foldable: query.breakdowns[0]!.type !== 'cohort',
     nullCompetes: shape.totalValue,
   }
-  return limitAndOrder(groups.map((g) => compute(g, g.rows)), options, (g) => compute(g, g.rows))
+  return limitAndOrder(groups.map((g) => compute(g, g.rows)), options, other)
 }
 
 function write(c: Computed, p: Period, query: TrendQuery, params: Record<string, unknown>, shape: Shape, formula: boolean): object {

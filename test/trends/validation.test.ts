@@ -58,7 +58,7 @@ describe('runTrend refuses', () => {
     ['breakdown_limit 0', { events: pageview, breakdown: '$browser', breakdown_limit: 0 }, 'breakdown_limit', 'between 1 and'],
     ['an unknown breakdown type', { events: pageview, breakdown: '$browser', breakdown_type: 'planet' }, 'breakdown_type', 'unknown breakdown type'],
     ['a cohort breakdown naming no cohort of the project', { events: pageview, breakdown: ['all', 999], breakdown_type: 'cohort' }, 'breakdown__1', 'Cohort 999 does not exist'],
-    ['smoothing', { events: pageview, smoothing_intervals: 7 }, 'smoothing_intervals', 'not supported'],
+    ['smoothing below one interval', { events: pageview, smoothing_intervals: -2 }, 'smoothing_intervals', 'must be a positive integer'],
     ['an insight this endpoint does not answer', { events: pageview, insight: 'FUNNELS' }, 'insight', 'TRENDS, STICKINESS or LIFECYCLE'],
     ['events that are not a list', { events: '[{"id": ' }, 'events', 'not valid JSON'],
     ['a property filter with a bad operator', { events: pageview, properties: [{ key: 'x', value: 1, operator: 'near' }] }, 'properties__0__operator', ''],

@@ -2,8 +2,8 @@
  * Random legacy trend requests over the datasets of
  * test/reference/trend-arbitraries.ts (events `a` and `b`, `$browser`,
  * numeric-or-not `amount`, `$session_id`, `$group_0`, person `plan`): every
- * insight, math, interval, display, breakdown shape, limit, formula, compare
- * and date form the reference evaluator covers. Nothing is left out here;
+ * insight, math, interval, display, breakdown shape, limit, formula, compare,
+ * smoothing and date form the reference evaluator covers. Nothing is left out here;
  * nothing is excluded: Sightline and the reference agree on every request it makes.
  */
 import fc from 'fast-check'
@@ -66,6 +66,8 @@ export const trendParams: fc.Arbitrary<Record<string, unknown>> = fc
     dates,
     properties: filter,
     filterTestAccounts: fc.boolean(),
+    // Mostly none, so the other parameters keep their share of the runs.
+    smoothing: fc.constantFrom(undefined, undefined, undefined, 2, 3),
   })
   .map((p) => {
     const formula = p.formula !== undefined && (p.events.length === 2 || !/b/i.test(p.formula)) ? p.formula : undefined
@@ -83,5 +85,6 @@ export const trendParams: fc.Arbitrary<Record<string, unknown>> = fc
       ...hourly,
       ...(p.properties === undefined ? {} : { properties: p.properties }),
       ...(p.filterTestAccounts ? { filter_test_accounts: true } : {}),
+      ...(p.smoothing === undefined ? {} : { smoothing_intervals: p.smoothing }),
     }
   })

@@ -12,6 +12,7 @@ import { notOneOfSql } from './key-filter.js'
 import { isPropertyMath } from './maths.js'
 import type { Period } from './periods.js'
 import { rankRows } from './rank-rows.js'
+import { smoothPoints, smoothValues } from './smoothing.js'
 import { breakdownKeysSql, breakdownNumberSql, seriesScope, type QueryEnv, type SeriesScope } from './series-scope.js'
 import { isAdditive, planSeries, type BucketGrid, type SeriesPlan } from './series-plan.js'
 import type { TrendRequest, TrendSeries } from './trend-request.js'
@@ -64,7 +65,7 @@ export async function seriesValues(ctx: EngineContext, env: QueryEnv, request: T
   const cells = await fetchCells(ctx, compiled(false, null), request.breakdowns.length, false)
   // Values as displayed (accumulated for the cumulative display): breakdown values are ranked by their sum.
   const byKey = groupCells(cells, plan, width)
-  const rowOf = (list: ReadonlyArray<Cell>) => cumulate(request, denseRow(list, plan, width))
+  const rowOf = (list: ReadonlyArray<Cell>) => asDisplayed(request, denseRow(list, plan, width))
   if (!breakdown) {
     const [list] = byKey.values()
     return { series, period, rows: [list ? rowOf(list) : { parts: [], values: new Array(width).fill(0), other: false }] }
@@ -74,7 +75,9 @@ export async function seriesValues(ctx: EngineContext, env: QueryEnv, request: T
   // the fetched cells and the kept rows, never a row of every bucket for each
   // of thousands of values.
   const cumulative = request.display === 'ActionsLineGraphCumulative' && !request.totalValue
-  const totals = [...byKey.values()].map((list) => ({ list, parts: list[0]!.parts, values: [rankingTotal(list, plan, width, cumulative)] }))
+  const smoothed = request.smoothingIntervals > 1 ? smoothedRows(request, plan, width, cumulative) : null
+  const score = (list: ReadonlyArray<Cell>) => (smoothed ? smoothed.total(list) : rankingTotal(list, plan, width, cumulative))
+  const totals = [...byKey.values()].map((list) => ({ list, parts: list[0]!.parts, values: [score(list)] }))
   const ranked = rankRows(totals, { nullCompetes: request.totalValue })
   const kept = rankRows(ranked.slice(0, request.breakdownLimit).map((t) => rowOf(t.list)))
   const folded = ranked.slice(request.breakdownLimit)
@@ -82,11 +85,15 @@ export async function seriesValues(ctx: EngineContext, env: QueryEnv, request: T
   if (folded.length > 0 && !request.hideOther) {
     const parts = request.breakdowns.map(() => OTHER_MARKER)
     let values: number[]
-    if (isAdditive(plan)) {
+    if (isAdditive(plan) && smoothed) {
+      // PostHog folds Other as the sum of the folded rows as displayed, each smoothed on its own.
+      values = new Array<number>(width).fill(0)
+      for (const t of folded) smoothed.addInto(t.list, values)
+    } else if (isAdditive(plan)) {
       // Additive maths: Other is the sum of the folded values' cells, bucket by bucket, then accumulated.
       const raw = new Array<number>(width).fill(0)
       for (const t of folded) for (const c of t.list) raw[c.b]! += c.v
-      values = [...cumulate(request, { parts, values: raw, other: true }).values]
+      values = [...asDisplayed(request, { parts, values: raw, other: true }).values]
     } else {
       const notKept = (k: ReadonlyArray<Expression<string>>) => notOneOfSql(k, kept.map((r) => r.parts), env.hooks)
       const otherCells = await fetchCells(ctx, compiled(true, notKept), 0, true)
@@ -123,6 +130,28 @@ function rankingTotal(list: ReadonlyArray<Cell>, plan: SeriesPlan, width: number
 }
 
 /**
+ * With smoothing, breakdown values are ranked by the sum of their rows as
+ * displayed (smoothed, PostHog's `arraySum(total)`), and Other adds those
+ * rows up. A plain time series is smoothed from its points alone; a
+ * cumulative or active-users row is non-zero everywhere after its first
+ * point, so it is built whole, one value at a time.
+ */
+function smoothedRows(request: TrendRequest, plan: SeriesPlan, width: number, cumulative: boolean) {
+  const sparse = !cumulative && plan.kind !== 'active-days'
+  const points = (list: ReadonlyArray<Cell>) => smoothPoints(list, width, request.smoothingIntervals)
+  return {
+    total(list: ReadonlyArray<Cell>): number {
+      const values = sparse ? points(list).map((p) => p.v) : asDisplayed(request, denseRow(list, plan, width)).values
+      return values.reduce((a, b) => a + b, 0)
+    },
+    addInto(list: ReadonlyArray<Cell>, into: number[]): void {
+      if (sparse) for (const p of points(list)) into[p.b]! += p.v
+      else asDisplayed(request, denseRow(list, plan, width)).values.forEach((v, i) => (into[i]! += v))
+    },
+  }
+}
+
+/**
  * A cohort breakdown: the series' rows once per cohort (every person for
  * `all`), a person counting in each of its cohorts; never folded into Other
  * (PostHog runs one query per cohort).
@@ -144,7 +173,7 @@ async function cohortRows(
     const inCohort: SeriesScope = { ...scope, where }
     const query = compileCells(series, plan, { scope: inCohort, bucket: bucketSql(plan, inCohort), keys: [sql<string>`cast(${part} as text)`], fold: false, env }, null)
     const list = groupCells(await fetchCells(ctx, query, 1, false), plan, width).get(JSON.stringify([part]))
-    if (list) out.push(cumulate(request, denseRow(list, plan, width)))
+    if (list) out.push(asDisplayed(request, denseRow(list, plan, width)))
   }
   return out
 }
@@ -231,11 +260,18 @@ function denseRow(list: ReadonlyArray<Cell>, plan: SeriesPlan, width: number): V
   return { parts: list[0]!.parts, values, other: false }
 }
 
-/** The cumulative display's running sum (distinct-actor maths were computed as new actors per bucket). */
-function cumulate(request: TrendRequest, row: ValueRow): ValueRow {
-  if (request.display !== 'ActionsLineGraphCumulative' || request.totalValue) return row
-  let sum = 0
-  return { ...row, values: row.values.map((v) => (sum += v)) }
+/**
+ * A row's values as displayed: accumulated for the cumulative display
+ * (distinct-actor maths were computed as new actors per bucket), then
+ * smoothed: PostHog's newest query smooths the row it would have shown.
+ */
+function asDisplayed(request: TrendRequest, row: ValueRow): ValueRow {
+  let shown = row
+  if (request.display === 'ActionsLineGraphCumulative' && !request.totalValue) {
+    let sum = 0
+    shown = { ...row, values: row.values.map((v) => (sum += v)) }
+  }
+  return request.smoothingIntervals > 1 ? { ...shown, values: smoothValues(shown.values, request.smoothingIntervals) } : shown
 }
 
 /** Equal-width bins of each histogram dimension, from the smallest and largest number among the rows the series counts. */

@@ -48,6 +48,12 @@ export interface TrendRequest {
   readonly multiBreakdown: boolean
   readonly breakdownLimit: number
   readonly hideOther: boolean
+  /**
+   * `smoothing_intervals`: a time series' points become rolling averages over
+   * this many buckets (`smoothing.ts`); 1 = none. Always 1 where PostHog does
+   * not smooth: stickiness, lifecycle and total-value displays.
+   */
+  readonly smoothingIntervals: number
   /** The request as read (GET text decoded), echoed in `filter` and persons URLs. */
   readonly params: Readonly<Record<string, unknown>>
 }
@@ -127,7 +133,9 @@ export function decodeTrendRequest(input: unknown): TrendRequest {
   const compareTo = blank(p.compare_to)
   if (compareTo !== null && parseRelativeDate(compareTo.trim()) === null) invalid(['compare_to'], `cannot read ${JSON.stringify(compareTo)}; use a relative date such as -1d, -1w, -1m`)
 
-  if ((p.smoothing_intervals ?? 1) !== 1) invalid(['smoothing_intervals'], 'smoothing is not supported; send 1 or leave it out')
+  // PostHog's SmoothingIntervalsMixin: missing (or 0, which Python reads as missing) is 1; below 1 is refused.
+  const smoothing = p.smoothing_intervals || 1
+  if (smoothing < 1) invalid(['smoothing_intervals'], 'Smoothing intervals must be a positive integer!')
 
   const worldMap = insight === 'TRENDS' && display === 'WorldMap'
   const breakdowns = insight !== 'TRENDS' ? [] : worldMap ? [worldMapBreakdown] : decodeBreakdowns(params, MAX_BREAKDOWNS)
@@ -153,6 +161,7 @@ export function decodeTrendRequest(input: unknown): TrendRequest {
     multiBreakdown: !worldMap && breakdowns.length > 0 && Array.isArray(params.breakdowns) && params.breakdowns.length > 0,
     breakdownLimit: limit,
     hideOther: p.breakdown_hide_other_aggregation === true,
+    smoothingIntervals: insight === 'TRENDS' && !isTotalValueDisplay(display) ? smoothing : 1,
     params,
   }
 }
