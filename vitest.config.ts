@@ -19,6 +19,7 @@ export default defineConfig({
       { extends: true, test: { name: 'storage-postgres', include: ['packages/storage-postgres/test/**/*.test.ts'] } },
       { extends: true, test: { name: 'demo', include: ['packages/demo/test/**/*.test.ts'] } },
       { extends: true, test: { name: 'http-adapter', include: ['packages/http-adapter/test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'ui', include: ['packages/ui/test/**/*.test.ts'], globalSetup: ['packages/ui/test/bundle-setup.ts'] } },
       { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'] } },
     ],
   },

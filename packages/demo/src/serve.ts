@@ -2,6 +2,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Sightline } from '@sightline/core'
 import { createHandler, toNodeHandler } from '@sightline/http-adapter'
+import { sightlineUi } from '@sightline/ui'
 
 export interface RunningServer {
   /** `http://127.0.0.1:8000`, with the port actually bound. */
@@ -10,10 +11,13 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-/** Serves the whole interface of `sightline` on node:http. Port 0 picks a free one. */
-export async function startServer(sightline: Sightline, options: { port?: number; host?: string } = {}): Promise<RunningServer> {
+/**
+ * Serves the whole interface of `sightline` on node:http, and the page that
+ * draws its insights at `/` unless `ui` is false. Port 0 picks a free one.
+ */
+export async function startServer(sightline: Sightline, options: { port?: number; host?: string; ui?: boolean } = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1'
-  const server = createServer(toNodeHandler(createHandler(sightline)))
+  const server = createServer(toNodeHandler(createHandler(sightline, options.ui === false ? {} : { ui: sightlineUi() })))
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 8000, host, () => resolve())
@@ -68,6 +72,8 @@ export interface ServeUntilSignalOptions {
   readonly examples?: (url: string) => string[]
   /** Stops serving when aborted, as SIGINT and SIGTERM do. */
   readonly signal?: AbortSignal
+  /** Serve the insights page at `/`. Default true. */
+  readonly ui?: boolean
 }
 
 /**
@@ -75,8 +81,9 @@ export interface ServeUntilSignalOptions {
  * accepting requests (the caller closes the engine).
  */
 export async function serveUntilSignal(sightline: Sightline, options: ServeUntilSignalOptions): Promise<void> {
-  const server = await startServer(sightline, { port: options.port, host: options.host })
+  const server = await startServer(sightline, { port: options.port, host: options.host, ui: options.ui })
   options.out.write(`Sightline is serving ${server.url} (Ctrl-C stops it)\n`)
+  if (options.ui !== false) options.out.write(`Insights in the browser: ${server.url}/ (sign in with the personal API key)\n`)
   const examples = options.examples?.(server.url) ?? []
   if (examples.length > 0) options.out.write(['Try:', '', ...examples, ''].join('\n'))
   let stop = () => {}

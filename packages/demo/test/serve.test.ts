@@ -37,6 +37,19 @@ describe('sightline serve', () => {
     expect(anonymous.status).toBe(401)
   })
 
+  it('serves the insights page at / by default (the API stays where it was)', async () => {
+    const page = await fetch(`${server.url}/`)
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect(await page.text()).toContain('src="ui/sightline-ui.js"')
+    const bare = await startServer(sightline, { port: 0, ui: false })
+    try {
+      expect((await fetch(`${bare.url}/`)).status).toBe(404)
+    } finally {
+      await bare.close()
+    }
+  })
+
   it('bootstraps once: the same key again finds the same project; another key on a non-empty database is refused', async () => {
     expect(await bootstrap(sightline, KEY)).toEqual({ projectId, key: KEY })
     await expect(bootstrap(sightline, `phx_${'b2'.repeat(20)}`)).rejects.toThrow(/empty database/)

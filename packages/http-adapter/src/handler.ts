@@ -46,6 +46,8 @@ export function handlerFor(sightline: Sightline, options: HandlerOptions, table:
       if (path === null) throw notFoundUnderPrefix(o.basePath, url.pathname, routePrefix(lookup, url.pathname, true))
       const found = lookup(method, path)
       if (found.kind === 'not-found') {
+        const page = o.ui && (method === 'GET' || method === 'HEAD') ? await o.ui.serve(path, request) : null
+        if (page) return method === 'HEAD' ? new Response(null, { status: page.status, headers: page.headers }) : page
         const prefix = routePrefix(lookup, path, false)
         throw prefix === null ? notFound() : notFoundUnderPrefix(o.basePath, url.pathname, o.basePath + prefix)
       }

@@ -1,5 +1,6 @@
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, ValidationError } from '@sightline/core'
 import { Schema, SchemaIssue } from 'effect'
+import type { UiPages } from './ui-pages.js'
 
 /** Options of `createHandler`. */
 export interface HandlerOptions {
@@ -30,6 +31,13 @@ export interface HandlerOptions {
    * Default: reports are dropped.
    */
   readonly onInsightTiming?: (timing: InsightTimingReport, context: { readonly projectId: number; readonly userId: number }) => void
+  /**
+   * Pages to serve under the base path beside the API, e.g. `sightlineUi()`
+   * of `@sightline/ui` (the insights drawn in the browser at `basePath/`).
+   * Asked only for GET and HEAD requests that match no API route.
+   * Default: none, every such path answers 404.
+   */
+  readonly ui?: UiPages
 }
 
 /** A client's timing report: `time_to_see_data_ms` and PostHog's other `captureTimeToSeeData` fields. */
@@ -53,6 +61,9 @@ const OptionsSchema = Schema.Struct({
   maxPageSize: Schema.optional(PageSize),
   onError: Schema.optional(Schema.declare((u: unknown): u is (error: unknown, request: Request) => void => typeof u === 'function')),
   onInsightTiming: Schema.optional(Schema.declare((u: unknown): u is NonNullable<HandlerOptions['onInsightTiming']> => typeof u === 'function')),
+  ui: Schema.optional(
+    Schema.declare((u: unknown): u is UiPages => typeof u === 'object' && u !== null && typeof (u as { serve?: unknown }).serve === 'function'),
+  ),
 })
 
 export interface ResolvedOptions {
@@ -64,6 +75,7 @@ export interface ResolvedOptions {
   readonly maxPageSize: number
   readonly onError: (error: unknown, request: Request) => void
   readonly onInsightTiming: HandlerOptions['onInsightTiming']
+  readonly ui: UiPages | undefined
 }
 
 const toStandard = SchemaIssue.makeFormatterStandardSchemaV1()
@@ -94,5 +106,6 @@ export function resolveOptions(options: HandlerOptions = {}): ResolvedOptions {
     maxPageSize,
     onError: o.onError ?? ((error: unknown) => console.error('[sightline/http-adapter]', error)),
     onInsightTiming: o.onInsightTiming,
+    ui: o.ui,
   })
 }

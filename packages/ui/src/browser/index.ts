@@ -1,0 +1,5 @@
+export { renderInsight } from './render-insight.js'
+export { defineSightlineInsight, INSIGHT_TAG, type SightlineSelectEvent } from './sightline-insight.js'
+export { viewKindOf, type ViewKind } from './view-kind.js'
+export type { PersonsSelection, RenderOptions } from './view-context.js'
+export type { FunnelStep, InsightAnswer, InsightFilters, PathEdge, RetentionRow, TimeToConvert, TrendSeries } from './wire.js'

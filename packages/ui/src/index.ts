@@ -1,0 +1,1 @@
+export { sightlineUi, type SightlineUi, type SightlineUiOptions } from './sightline-ui.js'
