@@ -1,10 +1,10 @@
 /**
  * The page's styles. Colours are chosen for contrast: text #111827 on white
  * (17:1), muted text #4b5563 (7.6:1), links and buttons #1d4aff (5.9:1);
- * focus is always visible.
+ * focus is always visible (an amber #b45309 outline, 5:1 against white).
  */
 export const PAGE_STYLES = `
-:root { color-scheme: light; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #111827; background: #fff; }
+:root { color-scheme: light; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #111827; background: #ffffff; }
 body { margin: 0; }
 [hidden] { display: none !important; }
 #sightline-app { max-width: 1100px; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
@@ -12,13 +12,15 @@ header.sightline-bar { display: flex; gap: 1rem; align-items: center; flex-wrap:
 header.sightline-bar h1 { font-size: 1.2rem; margin: 0 auto 0 0; }
 a { color: #1d4aff; }
 button, select, input { font: inherit; }
-button { color: #fff; background: #1d4aff; border: 1px solid #1d4aff; border-radius: 4px; padding: .35rem .8rem; cursor: pointer; }
-button.secondary, button.sightline-persons { color: #1d4aff; background: #fff; }
+button { color: #ffffff; background: #1d4aff; border: 1px solid #1d4aff; border-radius: 4px; padding: .35rem .8rem; cursor: pointer; }
+button.secondary, button.sightline-persons { color: #1d4aff; background: #ffffff; }
 button.sightline-persons { border: none; padding: 0 .2rem; text-decoration: underline; background: transparent; color: inherit; }
 button:disabled { opacity: .6; cursor: default; }
-:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
+:focus-visible { outline: 3px solid #b45309; outline-offset: 2px; }
+/* Headings take focus when a page opens (for screen readers), not to be shown as a control. */
+h2[tabindex="-1"]:focus { outline: none; }
 label { display: inline-flex; flex-direction: column; gap: .2rem; font-size: .85rem; color: #4b5563; }
-input, select { color: #111827; border: 1px solid #6b7280; border-radius: 4px; padding: .3rem .4rem; background: #fff; }
+input, select { color: #111827; border: 1px solid #6b7280; border-radius: 4px; padding: .3rem .4rem; background: #ffffff; }
 .sightline-controls { display: flex; gap: .75rem; flex-wrap: wrap; align-items: flex-end; margin: .75rem 0; }
 .sightline-status { color: #4b5563; font-size: .9rem; min-height: 1.4em; }
 .sightline-error { color: #991b1b; background: #fef2f2; border: 1px solid #fecaca; padding: .5rem .75rem; border-radius: 4px; }

@@ -1,3 +1,4 @@
+import { retentionCellColors } from '../contrast.js'
 import { el } from '../dom.js'
 import { breakdownLabel, formatNumber, formatPercent } from '../format.js'
 import type { ViewContext } from '../view-context.js'
@@ -58,11 +59,8 @@ function cohortLabel(row: RetentionRow): string {
   return row.date ? row.date.slice(0, 10) : (row.label ?? '')
 }
 
-/**
- * The cell's shade: blue at the cell's share, with white text from 50% on
- * and near-black below, so the text keeps a contrast of 4.5:1 or more.
- */
+/** The cell's shade and text colour, as a style attribute. */
 function cellStyle(ratio: number): string {
-  const alpha = Math.max(0.04, Math.min(1, ratio))
-  return `background-color: rgba(29, 74, 255, ${alpha.toFixed(2)}); color: ${alpha >= 0.5 ? '#ffffff' : '#111827'}`
+  const { background, color } = retentionCellColors(ratio)
+  return `background-color: ${background}; color: ${color}`
 }

@@ -1,0 +1,136 @@
+import { mkdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { PALETTE } from '../src/browser/charts/draw-chart.js'
+import { chromiumMissing, launchChromium } from './chromium.js'
+import { countMarks } from './marks.js'
+import { servedWorld, type ServedWorld } from './served-world.js'
+
+// The page as `sightline serve` and the demo serve it, in headless Chromium: sign in, open a trend,
+// a funnel, a retention table and a path flow, check each drew what the API answered, screenshot each.
+// Every wait is on a condition; the timeouts only turn a hang into a failure.
+if (chromiumMissing) console.warn(chromiumMissing)
+const HANG = 30_000
+const shots = join(tmpdir(), 'sightline-ui-screenshots')
+
+describe.skipIf(chromiumMissing !== null)('the page in Chromium', () => {
+  let w: ServedWorld
+  let browser: Browser
+  let page: Page
+  const errors: string[] = []
+  const api = async <T>(path: string): Promise<T> => {
+    const response = await fetch(`${w.url}/api/projects/${w.projectId}/${path}`, { headers: { authorization: `Bearer ${w.key}` } })
+    return (await response.json()) as T
+  }
+  const open = async (insight: number, view: string) => {
+    await page.goto(`${w.url}/#/project/${w.projectId}/insight/${insight}`)
+    await page.waitForSelector(`.sightline-view[data-view="${view}"]`, { timeout: HANG })
+  }
+  // countMarks is self-contained: Playwright sends its source into the page.
+  const marks = () => page.locator('.sightline-insight').evaluate(countMarks, PALETTE)
+
+  beforeAll(async () => {
+    mkdirSync(shots, { recursive: true })
+    w = await servedWorld()
+    browser = await launchChromium()
+    page = await browser.newPage({ viewport: { width: 1100, height: 900 } })
+    page.on('pageerror', (e) => errors.push(e.message))
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
+  }, 60_000)
+  afterAll(async () => {
+    await browser?.close()
+    await w?.close()
+  })
+
+  test('sign in with the key, by keyboard, then pick the project', async () => {
+    await page.goto(`${w.url}/`)
+    const key = page.getByLabel('Personal API key')
+    await expect.poll(() => key.evaluate((e) => e === document.activeElement), { timeout: HANG }).toBe(true)
+    await page.keyboard.type('phx_wrong')
+    await page.keyboard.press('Enter')
+    await page.getByRole('alert').filter({ hasText: 'not accepted' }).waitFor({ timeout: HANG })
+    errors.length = 0 // the browser logs the refused key's 401, as it should
+    await key.fill(w.key)
+    await page.keyboard.press('Enter')
+    await page.getByRole('link', { name: 'Web' }).click({ timeout: HANG })
+    await page.getByRole('list', { name: 'Saved insights' }).getByRole('link').first().waitFor({ timeout: HANG })
+    expect(await page.getByRole('list', { name: 'Saved insights' }).getByRole('link').count()).toBe(4)
+    expect(await page.getByRole('list', { name: 'Dashboards' }).getByRole('link').allTextContents()).toEqual(['Overview'])
+  })
+
+  test('a trend: a line per series, every point as a button that lists its persons', async () => {
+    await open(w.insights.trend, 'trends-line')
+    const answer = await api<{ result: Array<{ data: number[] }> }>(`insights/${w.insights.trend}/`)
+    const m = await marks()
+    expect(m.lines.filter((n) => n > 0)).toHaveLength(answer.result.length)
+    expect(await page.locator('.sightline-insight tbody button').count()).toBe(answer.result.reduce((n, s) => n + s.data.length, 0))
+    await page.screenshot({ path: join(shots, 'trend.png') })
+
+    await page.getByText('Show the data as a table').click()
+    await page.locator('.sightline-insight tbody button').first().click()
+    const dialog = page.getByRole('dialog')
+    await dialog.locator('tbody tr').first().waitFor({ timeout: HANG })
+    expect(await dialog.getByRole('heading').textContent()).toMatch(/^Persons: \$pageview on /)
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'detached', timeout: HANG })
+  })
+
+  test('a trend redrawn as bars by its Display setting: a bar per point and series', async () => {
+    await open(w.insights.trend, 'trends-line')
+    await page.getByLabel('Display').selectOption('ActionsBar')
+    await page.waitForSelector('.sightline-view[data-view="trends-bar"]', { timeout: HANG })
+    const m = await marks()
+    // Seven days, two series, and a legend icon each.
+    expect(m.filled.slice(0, 2)).toEqual([8, 8])
+  })
+
+  test('a funnel: a bar per step with its drop-off, the conversion in the table', async () => {
+    await open(w.insights.funnel, 'funnel-steps')
+    const answer = await api<{ result: Array<{ count: number }> }>(`insights/${w.insights.funnel}/`)
+    const m = await marks()
+    expect(m.filled[0]).toBe(answer.result.length)
+    expect(m.faded[0]).toBe(answer.result.length)
+    const rows = page.locator('.sightline-insight tbody tr')
+    expect(await rows.count()).toBe(answer.result.length)
+    const [first, last] = [answer.result[0]!.count, answer.result.at(-1)!.count]
+    expect(await rows.last().locator('td').nth(1).textContent()).toBe(`${((last / first) * 100).toFixed(1)}%`)
+    await page.screenshot({ path: join(shots, 'funnel.png') })
+  })
+
+  test('a retention table: a shaded cell per cohort and period', async () => {
+    await open(w.insights.retention, 'retention')
+    const answer = await api<{ result: Array<{ values: unknown[] }> }>(`insights/${w.insights.retention}/`)
+    expect(await page.locator('.sightline-retention tbody tr').count()).toBe(answer.result.length)
+    expect(await page.locator('td.sightline-cell').count()).toBe(answer.result.reduce((n, r) => n + r.values.length, 0))
+    await page.screenshot({ path: join(shots, 'retention.png') })
+  })
+
+  test('a path flow: a node per page and step, a link per edge', async () => {
+    await open(w.insights.paths, 'paths')
+    const answer = await api<{ result: Array<{ source: string; target: string }> }>(`insights/${w.insights.paths}/`)
+    expect(answer.result.length).toBeGreaterThan(2)
+    const m = await marks()
+    expect(m.links).toBe(answer.result.length)
+    expect(m.filled.reduce((a, b) => a + b, 0)).toBe(new Set(answer.result.flatMap((e) => [e.source, e.target])).size)
+    await page.screenshot({ path: join(shots, 'paths.png') })
+  })
+
+  test('a dashboard draws each of its tiles', async () => {
+    await page.goto(`${w.url}/#/project/${w.projectId}/dashboard/${w.dashboardId}`)
+    await expect.poll(() => page.locator('.sightline-tile .sightline-view').count(), { timeout: HANG }).toBe(2)
+    expect(await page.locator('.sightline-tile svg').count()).toBe(2)
+    await page.screenshot({ path: join(shots, 'dashboard.png'), fullPage: true })
+  })
+
+  test('every form control has a label, and the page logged no error', async () => {
+    await open(w.insights.trend, 'trends-line')
+    const unlabelled = await page.locator('input, select').evaluateAll((controls) =>
+      controls.filter((c) => !(c as HTMLInputElement).labels?.length && !c.getAttribute('aria-label')).map((c) => c.outerHTML),
+    )
+    expect(unlabelled).toEqual([])
+    expect(errors).toEqual([])
+    console.log(`screenshots in ${shots}`)
+  })
+})
