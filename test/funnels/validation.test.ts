@@ -55,7 +55,6 @@ describe('funnel request validation', () => {
     ['aggregation group out of range', { ...AB, aggregation_group_type_index: 5 }, 'aggregation_group_type_index'],
     ['aggregation by HogQL', { ...AB, funnel_aggregate_by_hogql: 'properties.$session_id' }, 'funnel_aggregate_by_hogql'],
     ['sampling', { ...AB, sampling_factor: 0.1 }, 'sampling_factor'],
-    ['first-time step math', { events: [{ id: 'a', math: 'first_time_for_user' }, { id: 'b' }] }, 'events__0__math'],
     ['events not JSON', { events: '[{"id": "a"' }, 'events'],
     ['properties not filters', { ...AB, properties: [{ value: 1 }] }, 'properties__0__key'],
   ]

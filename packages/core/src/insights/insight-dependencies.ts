@@ -63,6 +63,8 @@ export function insightDependencies(kind: AnalysisKind, params: Json, alsoApplie
   const series = seriesOf(params)
   const maths = series.map((s) => (typeof s.math === 'string' && s.math !== '' ? s.math : 'total'))
   const hogql = types.has('hogql') || maths.includes('hogql') || series.some((s) => typeof s.math_hogql === 'string' && s.math_hogql !== '')
+  // A first-time math reads each person's events before the range (funnel steps group them by person even when aggregating by groups).
+  const firstTime = maths.some((m) => m === 'first_time_for_user' || m === 'first_time_for_user_with_filters')
   const anytime = hogql || [...types].some((t) => ANYTIME_TYPES.has(t))
   const readsPersonProperties = hogql || [...types].some((t) => PERSON_TYPES.has(t))
   // Retention's cohorts and paths' sequences are per person.
@@ -71,7 +73,7 @@ export function insightDependencies(kind: AnalysisKind, params: Json, alsoApplie
     kind === 'paths' ||
     kind === 'stickiness' ||
     kind === 'lifecycle' ||
-    (kind === 'funnels' && (params.aggregation_group_type_index === undefined || params.aggregation_group_type_index === null)) ||
+    (kind === 'funnels' && (params.aggregation_group_type_index === undefined || params.aggregation_group_type_index === null || firstTime)) ||
     (kind === 'trends' && maths.some((m) => !EVENT_MATHS.has(m)))
   const lookbackDays = maths.includes('monthly_active') ? 31 : maths.includes('weekly_active') ? 8 : 0
   return {
@@ -79,7 +81,7 @@ export function insightDependencies(kind: AnalysisKind, params: Json, alsoApplie
       anytime ||
       params.date_from === 'all' ||
       kind === 'lifecycle' ||
-      maths.includes('first_time_for_user') ||
+      firstTime ||
       // A first-time cohort is the actor's first start event ever: earlier events move actors out of the window.
       (kind === 'retention' && typeof params.retention_type === 'string' && params.retention_type !== 'retention_recurring'),
     unboundedAfter: anytime,

@@ -1,3 +1,4 @@
+import { isFirstTimeMath } from './first-time-step.js'
 import type { FunnelOrder, FunnelRequest } from './funnel-request.js'
 
 /** How a target's events are split into runs of the per-target algorithm, each reported under one breakdown value. */
@@ -23,7 +24,7 @@ export interface FunnelPlan {
   readonly gaps: ReadonlyArray<boolean>
   /**
    * Unordered funnels: per 0-based step, the first step with the same entity
-   * (event or action, and properties). Steps sharing one are filled in turn
+   * (event or action, properties and first-time math). Steps sharing one are filled in turn
    * by the events they match.
    */
   readonly stepClass: ReadonlyArray<number>
@@ -56,6 +57,7 @@ export function planFunnel(request: FunnelRequest, n: number): FunnelPlan {
 }
 
 function stepClasses(request: FunnelRequest, n: number): number[] {
-  const keys = request.steps.slice(0, n).map((s) => JSON.stringify([s.kind, s.event, s.actionId, s.properties]))
+  // A first-time math narrows which events a step matches, so it is part of the entity.
+  const keys = request.steps.slice(0, n).map((s) => JSON.stringify([s.kind, s.event, s.actionId, s.properties, isFirstTimeMath(s.math) ? s.math : null]))
   return keys.map((k) => keys.indexOf(k))
 }

@@ -11,6 +11,7 @@ import type { QueryProject } from '../scope/query-project.js'
 import { seriesCondition } from '../series/series-condition.js'
 import type { SeriesEntity } from '../series/series.js'
 import type { FunnelSources } from './compile/funnel-events-sql.js'
+import { firstTimeCondition, isFirstTimeMath } from './first-time-step.js'
 import type { FunnelPlan } from './funnel-plan.js'
 import type { FunnelRequest } from './funnel-request.js'
 
@@ -30,7 +31,8 @@ export interface FunnelSourcesInput {
 /**
  * The funnel's events as SQL over one event scope (funnels.md §2): the date
  * range, global and test-account filters on every event; each step's event
- * or action and its own properties; each gap's exclusions (their properties
+ * or action and its own properties (and, with a first-time math, being the
+ * person's first such event: first-time-step.ts); each gap's exclusions (their properties
  * are dropped by the legacy endpoint); the aggregation target, a person
  * (distinct ids merged; a personless distinct id stands alone) or the
  * event's group of the chosen type (events without one take no part); the
@@ -104,7 +106,11 @@ export function funnelSources(input: FunnelSourcesInput): FunnelSources {
     uuid: src.uuid,
     eventName: src.eventName,
     names: eventNames([...steps, ...request.exclusions.map((x) => x.entity)]),
-    steps: steps.map((s) => seriesCondition(s, src, action)),
+    steps: steps.map((s) => {
+      const matches = seriesCondition(s, src, action)
+      if (!isFirstTimeMath(s.math)) return matches
+      return sql<SqlBool>`(${matches} and ${firstTimeCondition({ ...s, math: s.math }, src.uuid, { project, hooks, range: input.range, extensions: input.extensions })})`
+    }),
     gaps,
     values,
     cohorts,

@@ -48,8 +48,9 @@ const FunnelParams = Schema.Struct({
  * DECISIONS.md. Throws ValidationError naming the field (400): fewer than two
  * steps, an unknown window unit, order or visualisation type, a step range or
  * exclusion range out of bounds, a breakdown type without a breakdown, and
- * what Sightline does not compute (`first_time_for_user` step math,
- * `funnel_aggregate_by_hogql`, sampling).
+ * what Sightline does not compute (`funnel_aggregate_by_hogql`, sampling).
+ * Step maths other than the first-time ones are dropped, as PostHog's
+ * legacy translation drops them (`MathAvailability.FunnelsOnly`).
  */
 export function decodeFunnelRequest(input: unknown): FunnelRequest {
   const params = readLegacyParams(input)
@@ -64,12 +65,6 @@ export function decodeFunnelRequest(input: unknown): FunnelRequest {
   const steps = decodeSeries({ events: params.events, actions: params.actions })
   if (steps.length < 2) throw invalid(['events'], 'Funnels require at least two steps.')
   if (steps.length > MAX_FUNNEL_STEPS) throw invalid(['events'], `a funnel has at most ${MAX_FUNNEL_STEPS} steps`)
-  for (const s of steps) {
-    // Every other math is dropped by PostHog's funnels (MathAvailability.FunnelsOnly); this one changes which events match.
-    if (s.math === 'first_time_for_user' || s.math === 'first_matching_event_for_user') {
-      throw invalid([s.kind, s.index, 'math'], `step math ${JSON.stringify(s.math)} is not supported`)
-    }
-  }
 
   if (blank(p.funnel_aggregate_by_hogql) !== null) throw invalid(['funnel_aggregate_by_hogql'], 'aggregating by a HogQL expression is not supported; use aggregation_group_type_index')
   if (p.sampling_factor != null && p.sampling_factor !== 1) throw invalid(['sampling_factor'], 'sampling is not supported; every event is read')
