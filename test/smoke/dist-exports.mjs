@@ -6,6 +6,8 @@ import { PGlite } from '@electric-sql/pglite'
 import { createSightline } from '@sightline/core'
 import { duckdbStorage } from '@sightline/storage-duckdb'
 import { postgresStorage } from '@sightline/storage-postgres'
+import { createHandler } from '@sightline/http-adapter'
+import { sightlineUi } from '@sightline/ui'
 
 for (const storage of [duckdbStorage(), postgresStorage({ pglite: await PGlite.create() })]) {
   const sightline = await createSightline({ storage })
@@ -17,4 +19,18 @@ for (const storage of [duckdbStorage(), postgresStorage({ pglite: await PGlite.c
   assert.equal(event.timestamp, '2026-01-01T00:00:00.000001Z')
   await sightline.close()
   console.log(`dist smoke (${storage.name}): ok`)
+}
+
+// The page: the built sightlineUi serves the bundle `pnpm build` wrote, through the handler's ui option.
+{
+  const sightline = await createSightline({ storage: duckdbStorage() })
+  const handler = createHandler(sightline, { basePath: '/sightline', ui: sightlineUi() })
+  const page = await handler(new Request('http://x/sightline/'))
+  assert.equal(page.status, 200)
+  assert.match(await page.text(), /src="ui\/sightline-ui\.js"/)
+  const script = await handler(new Request('http://x/sightline/ui/sightline-ui.js'))
+  assert.equal(script.status, 200, 'packages/ui/assets/sightline-ui.js is missing: pnpm build bundles it')
+  assert.match(await script.text(), /sightline-insight/)
+  await sightline.close()
+  console.log('dist smoke (ui): ok')
 }

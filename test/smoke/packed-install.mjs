@@ -2,7 +2,7 @@
 // `pnpm pack` each public package, `npm install` the tarballs (and the DuckDB
 // driver, a peer of storage-duckdb, from the registry) into an empty project,
 // then run a small program there under plain Node.
-// Run after `pnpm build` (this script builds nothing): node test/smoke/packed-install.mjs
+// Run after `pnpm build` (this script builds nothing; pnpm pack runs the ui package's prepack, which bundles its page): node test/smoke/packed-install.mjs
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
 const root = resolve(import.meta.dirname, '../..')
-const PUBLIC = ['core', 'storage-duckdb', 'storage-postgres', 'http-adapter']
+const PUBLIC = ['core', 'storage-duckdb', 'storage-postgres', 'http-adapter', 'ui']
 const PNPM = ['-y', 'pnpm@10.34.8']
 const duckdbVersion = JSON.parse(readFileSync(join(root, 'packages/storage-duckdb/package.json'), 'utf8')).devDependencies['@duckdb/node-api']
 
@@ -49,7 +49,7 @@ try {
     const unwanted = files.filter((file) => /(^|\/)test\/|\.test\.|tsbuildinfo|node_modules/.test(file))
     assert.deepEqual(unwanted, [], `@sightline/${name}: test or build files in the tarball`)
   }
-  for (const dev of ['vitest', 'express', 'fastify', 'posthog-node', 'fast-check']) {
+  for (const dev of ['vitest', 'express', 'fastify', 'posthog-node', 'fast-check', 'echarts', 'esbuild', 'happy-dom', 'playwright-core']) {
     assert.ok(!existsSync(join(appDir, 'node_modules', dev)), `${dev} (a devDependency) was installed`)
   }
 
@@ -60,6 +60,7 @@ import { createSightline } from '@sightline/core'
 import { duckdbStorage } from '@sightline/storage-duckdb'
 import { postgresStorage } from '@sightline/storage-postgres'
 import { createHandler, toNodeHandler } from '@sightline/http-adapter'
+import { sightlineUi } from '@sightline/ui'
 
 assert.equal(typeof postgresStorage, 'function')
 assert.equal(typeof toNodeHandler, 'function')
@@ -85,6 +86,12 @@ const body = await response.json()
 assert.deepEqual(body.results.map((p) => p.name), ['Web'])
 const refused = await handler(new Request('http://x/sightline/api/projects/'))
 assert.equal(refused.status, 401)
+// The insights page from the ui tarball: its bundle was built into it by pnpm pack (prepack).
+const withUi = createHandler(sightline, { basePath: '/sightline', ui: sightlineUi() })
+assert.equal((await withUi(new Request('http://x/sightline/'))).status, 200)
+const script = await withUi(new Request('http://x/sightline/ui/sightline-ui.js'))
+assert.equal(script.status, 200)
+assert.match(await script.text(), /sightline-insight/)
 await sightline.close()
 `,
   )
