@@ -61,5 +61,10 @@ describe('funnels', () => {
     expect(root.querySelector('.sightline-summary')?.textContent).toBe('Average time to convert: 1h 20m')
     expect(chartSeries(root)[0]?.data).toEqual([2, 0, 1])
     expect(countMarks(root, PALETTE).filled[0]).toBe(3)
+    expect(rows(root)).toEqual([
+      ['1h 0m', '2'],
+      ['1h 30m', '0'],
+      ['2h 0m', '1'],
+    ])
   })
 })

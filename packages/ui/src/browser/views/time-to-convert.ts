@@ -1,6 +1,6 @@
 import { drawChart } from '../charts/draw-chart.js'
 import { el } from '../dom.js'
-import { formatDuration } from '../format.js'
+import { formatDuration, formatNumber } from '../format.js'
 import type { ViewContext } from '../view-context.js'
 import type { TimeToConvert } from '../wire.js'
 
@@ -17,4 +17,8 @@ export function timeToConvert(element: HTMLElement, result: unknown, ctx: ViewCo
     yAxis: { type: 'value', name: 'persons' },
     series: [{ name: 'Persons', type: 'bar', data: bins.map(([, persons]) => persons) }],
   }, ctx)
+  const rows = bins.map(([seconds, persons]) => el(doc, 'tr', {}, el(doc, 'th', { scope: 'row', text: formatDuration(seconds) }), el(doc, 'td', { text: formatNumber(persons) })))
+  const head = el(doc, 'tr', {}, el(doc, 'th', { scope: 'col', text: 'From' }), el(doc, 'th', { scope: 'col', text: 'Persons' }))
+  const table = el(doc, 'table', { class: 'sightline-table' }, el(doc, 'thead', {}, head), el(doc, 'tbody', {}, ...rows))
+  element.append(el(doc, 'details', { class: 'sightline-data' }, el(doc, 'summary', { text: 'Show the data as a table' }), el(doc, 'div', { class: 'sightline-table-scroll', tabindex: 0, role: 'region', 'aria-label': 'Time to convert' }, table)))
 }
