@@ -1,5 +1,6 @@
 import { ValidationError } from '../../errors.js'
 import { decodeOrThrow } from '../../util/decode.js'
+import { refuseUnreadParameters } from '../analysis/unread-parameters.js'
 import { regexProblem } from '../filters/filter-values.js'
 import { PropertyFilters } from '../filters/property-filters.js'
 import { normalizeProperties } from '../series/series.js'
@@ -74,6 +75,8 @@ export function decodePathsRequest(input: unknown): PathsRequest {
   }
 
   // The legacy `path_type` names one event type (PostHog's Filter turns it into include_event_types).
+  refuseUnreadParameters(p, 'paths', CONTEXT)
+
   const types = present(p.include_event_types) ? stringList(p, 'include_event_types') : present(p.path_type) ? [text(p, 'path_type')!] : []
   types.forEach((t, i) => {
     if (!(PATH_EVENT_TYPES as ReadonlyArray<string>).includes(t)) {

@@ -2,6 +2,7 @@ import { Schema } from 'effect'
 import { ValidationError } from '../../errors.js'
 import { decodeOrThrow } from '../../util/decode.js'
 import { decodeBreakdowns, type BreakdownSpec } from '../breakdowns/breakdown-spec.js'
+import { refuseUnreadParameters } from '../analysis/unread-parameters.js'
 import { PropertyFilters } from '../filters/property-filters.js'
 import { normalizeProperties, type SeriesEntity } from '../series/series.js'
 import { DEFAULT_BREAKDOWN_LIMIT } from '../trends/trend-request.js'
@@ -85,6 +86,7 @@ function flagOf(value: unknown, path: string): boolean {
 export function decodeRetentionRequest(input: unknown): RetentionRequest {
   const params = readLegacyParams(input)
   const p = decodeOrThrow(RetentionParams, params, 'invalid retention parameters')
+  refuseUnreadParameters(params, 'retention', 'invalid retention parameters')
 
   const target = retentionEntity(params.target_entity, 'target_entity')
   const returning = retentionEntity(params.returning_entity, 'returning_entity')

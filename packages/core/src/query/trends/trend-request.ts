@@ -4,6 +4,7 @@ import { decodeOrThrow } from '../../util/decode.js'
 import { decodeBreakdowns, type BreakdownSpec } from '../breakdowns/breakdown-spec.js'
 import { INTERVALS, isInterval, type Interval } from '../dates/interval.js'
 import { parseRelativeDate } from '../dates/relative-date.js'
+import { refuseUnreadParameters } from '../analysis/unread-parameters.js'
 import { PropertyFilters } from '../filters/property-filters.js'
 import { decodeSeries, normalizeProperties, type SeriesEntity } from '../series/series.js'
 import { isDisplay, isTotalValueDisplay, type Display } from './displays.js'
@@ -102,6 +103,7 @@ export function decodeTrendRequest(input: unknown): TrendRequest {
   const params = readLegacyParams(input)
   const p = decodeOrThrow(TrendParams, params, 'invalid trend parameters')
   const insight = insightOf(p.insight ?? null, p.shown_as ?? null)
+  refuseUnreadParameters(params, insight === 'TRENDS' ? 'trends' : insight === 'STICKINESS' ? 'stickiness' : 'lifecycle', 'invalid trend parameters')
 
   const intervalText = blank(p.interval) ?? 'day'
   if (!isInterval(intervalText)) invalid(['interval'], `unknown interval ${JSON.stringify(intervalText)}; use one of ${INTERVALS.join(', ')}`)

@@ -2,6 +2,7 @@ import { Schema } from 'effect'
 import { decodeOrThrow } from '../../../util/decode.js'
 import { INTERVALS, isInterval, type Interval } from '../../dates/interval.js'
 import { PropertyFilters } from '../../filters/property-filters.js'
+import { refuseOptionalSteps, refuseUnreadParameters } from '../../analysis/unread-parameters.js'
 import { decodeSeries, normalizeProperties } from '../../series/series.js'
 import type { FunnelActorsRequest, FunnelOrder, FunnelRequest, FunnelViz } from '../funnel-request.js'
 import { decodeFunnelBreakdown } from './funnel-breakdown.js'
@@ -62,6 +63,8 @@ export function decodeFunnelRequest(input: unknown): FunnelRequest {
   const viz = (blank(p.funnel_viz_type) ?? (p.display === 'ActionsLineGraph' ? 'trends' : 'steps')) as FunnelViz
   if (!VIZ.includes(viz)) throw invalid(['funnel_viz_type'], `unknown visualisation ${JSON.stringify(p.funnel_viz_type)}; use one of ${VIZ.join(', ')}`)
 
+  refuseUnreadParameters(params, 'funnels', 'invalid funnel parameters')
+  refuseOptionalSteps(params, 'invalid funnel parameters')
   const steps = decodeSeries({ events: params.events, actions: params.actions })
   if (steps.length < 2) throw invalid(['events'], 'Funnels require at least two steps.')
   if (steps.length > MAX_FUNNEL_STEPS) throw invalid(['events'], `a funnel has at most ${MAX_FUNNEL_STEPS} steps`)
@@ -109,6 +112,7 @@ const ActorsParams = Schema.Struct({ funnel_step: Schema.optional(Schema.NullOr(
  */
 export function decodeFunnelActorsRequest(input: unknown): FunnelActorsRequest {
   const request = decodeFunnelRequest(input)
+  refuseUnreadParameters(request.params, 'funnel-persons', 'invalid funnel parameters')
   const { funnel_step: step } = decodeOrThrow(ActorsParams, request.params, 'invalid funnel parameters')
   const n = request.steps.length
   if (step === undefined || step === null) throw invalid(['funnel_step'], 'funnel_step is required: n lists who reached step n, -n who dropped off before it')
