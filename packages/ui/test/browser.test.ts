@@ -25,6 +25,8 @@ describe.skipIf(chromiumMissing !== null)('the page in Chromium', () => {
     return (await response.json()) as T
   }
   const open = async (insight: number, view: string) => {
+    // By way of the project page: going to the URL the page is already on would not redraw it.
+    await page.goto(`${w.url}/#/project/${w.projectId}`)
     await page.goto(`${w.url}/#/project/${w.projectId}/insight/${insight}`)
     await page.waitForSelector(`.sightline-view[data-view="${view}"]`, { timeout: HANG })
   }
@@ -84,6 +86,35 @@ describe.skipIf(chromiumMissing !== null)('the page in Chromium', () => {
     const m = await marks()
     // Seven days, two series, and a legend icon each.
     expect(m.filled.slice(0, 2)).toEqual([8, 8])
+  })
+
+  test('a breakdown typed in the settings reruns the trend: a line per event and value', async () => {
+    await open(w.insights.trend, 'trends-line')
+    const rerun = page.waitForResponse((r) => r.url().endsWith('/insights/trend/') && r.request().method() === 'POST', { timeout: HANG })
+    await page.getByLabel('Breakdown by').fill('$browser')
+    await page.keyboard.press('Tab')
+    const answer = (await (await rerun).json()) as { result: unknown[] }
+    expect(answer.result).toHaveLength(4) // two events, two browsers
+    await expect.poll(async () => (await marks()).lines.reduce((a, b) => a + b, 0), { timeout: HANG }).toBe(4)
+    await expect.poll(() => page.locator('.sightline-run [role="status"]').textContent(), { timeout: HANG }).toMatch(/^(From the cache, computed|Computed) /)
+  })
+
+  test('Cancel stops a long query: the request is dropped and the server asked to cancel its client_query_id', async () => {
+    await open(w.insights.trend, 'trends-line')
+    // The rerun is held (never answered) so it stays "long" for as long as the test needs.
+    const held = new Promise<string>((resolve) => {
+      void page.route('**/insights/trend/', (route) => resolve(route.request().postData() ?? ''))
+    })
+    await page.getByLabel('Interval').selectOption('week')
+    const body = JSON.parse(await held) as { client_query_id: string; interval: string }
+    expect(body.interval).toBe('week')
+    const cancel = page.getByRole('button', { name: 'Cancel query' })
+    const cancelled = page.waitForRequest((r) => r.url().endsWith('/insights/cancel/'), { timeout: HANG })
+    await cancel.click()
+    expect(JSON.parse((await cancelled).postData() ?? '{}')).toEqual({ client_query_id: body.client_query_id })
+    await expect.poll(() => page.locator('.sightline-run [role="status"]').textContent(), { timeout: HANG }).toMatch(/^Cancelled\./)
+    expect(await cancel.isHidden()).toBe(true)
+    await page.unrouteAll({ behavior: 'ignoreErrors' })
   })
 
   test('a funnel: a bar per step with its drop-off, the conversion in the table', async () => {

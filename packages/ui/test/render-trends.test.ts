@@ -62,6 +62,14 @@ describe('trends', () => {
     expect(countMarks(root, PALETTE).lines.slice(0, 3)).toEqual([1, 1, 1])
   })
 
+  test('a breakdown of two events: each series named by event and value, so each keeps its own colour', () => {
+    const root = host()
+    const signup = answers.trendBreakdown.result.map((s) => ({ ...s, label: s.label, action: { name: 'signup', custom_name: null } }))
+    renderInsight(root, { ...answers.trendBreakdown, result: [...answers.trendBreakdown.result, ...signup] })
+    expect(chartSeries(root).map((s) => s.name)).toEqual(['$pageview - Chrome', '$pageview - Firefox', '$pageview - (none)', 'signup - Chrome', 'signup - Firefox', 'signup - (none)'])
+    expect(countMarks(root, PALETTE).lines.slice(0, 6)).toEqual([1, 1, 1, 1, 1, 1])
+  })
+
   test('pie: a slice per breakdown value; a slice click lists its persons', () => {
     const root = host()
     const picked: PersonsSelection[] = []

@@ -1,7 +1,7 @@
 import { drawChart } from '../charts/draw-chart.js'
 import type { ViewContext } from '../view-context.js'
 import type { TrendSeries } from '../wire.js'
-import { seriesName, seriesOf } from './series-name.js'
+import { seriesNames, seriesOf } from './series-name.js'
 import { trendTable } from './trend-table.js'
 
 /** How the x/y views differ: line or bar, running totals, lifecycle's stacking. */
@@ -21,7 +21,7 @@ export interface TrendChartStyle {
 export function trendChart(element: HTMLElement, result: unknown, ctx: ViewContext, style: TrendChartStyle, title: string): void {
   const series = seriesOf(result)
   const labels = series[0]?.labels ?? (series[0]?.days ?? []).map(String)
-  const names = series.map(seriesName)
+  const names = seriesNames(series)
   drawChart(
     element,
     `${title}: ${series.length} series over ${labels.length} points`,

@@ -3,7 +3,7 @@ import { formatNumber } from '../format.js'
 import type { ViewContext } from '../view-context.js'
 import type { TrendSeries } from '../wire.js'
 import { personsButton } from './persons-button.js'
-import { seriesName, seriesTotal } from './series-name.js'
+import { seriesNames, seriesTotal } from './series-name.js'
 
 /**
  * A trend answer as a table: a row per series, a column per point and the
@@ -15,8 +15,9 @@ export function trendTable(doc: Document, series: ReadonlyArray<TrendSeries>, ct
   const labels = series[0]?.labels ?? []
   const perPoint = series.some((s) => (s.data ?? []).length > 0)
   const head = el(doc, 'tr', {}, el(doc, 'th', { scope: 'col', text: 'Series' }), ...(perPoint ? labels.map((l) => el(doc, 'th', { scope: 'col', text: l })) : []), el(doc, 'th', { scope: 'col', text: totalHeading }))
+  const names = seriesNames(series)
   const rows = series.map((s, i) => {
-    const name = seriesName(s, i)
+    const name = names[i]!
     const cells = perPoint
       ? (s.data ?? []).map((v, j) => el(doc, 'td', {}, personsButton(doc, formatNumber(v), ctx, s.persons_urls?.[j]?.url, `${name} on ${s.labels?.[j] ?? labels[j] ?? ''}`)))
       : []

@@ -3,12 +3,14 @@ import { el } from '../dom.js'
 import { formatNumber } from '../format.js'
 import type { ViewContext } from '../view-context.js'
 import { personsButton } from './persons-button.js'
-import { seriesName, seriesOf, seriesTotal } from './series-name.js'
+import { seriesName, seriesNames, seriesOf, seriesTotal } from './series-name.js'
 import { trendTable } from './trend-table.js'
 
 /** One value per series (`ActionsBarValue`): horizontal bars, largest first. */
 export function trendBarValue(element: HTMLElement, result: unknown, ctx: ViewContext): void {
-  const series = [...seriesOf(result)].map((s, i) => ({ s, name: seriesName(s, i) })).sort((a, b) => seriesTotal(b.s) - seriesTotal(a.s))
+  const all = seriesOf(result)
+  const names = seriesNames(all)
+  const series = all.map((s, i) => ({ s, name: names[i]! })).sort((a, b) => seriesTotal(b.s) - seriesTotal(a.s))
   drawChart(
     element,
     `Bar chart of ${series.length} values`,
@@ -27,7 +29,9 @@ export function trendBarValue(element: HTMLElement, result: unknown, ctx: ViewCo
 
 /** One value per series (`ActionsPie`): a pie, each slice listing its persons. */
 export function trendPie(element: HTMLElement, result: unknown, ctx: ViewContext): void {
-  const series = seriesOf(result).map((s, i) => ({ s, name: seriesName(s, i) }))
+  const all = seriesOf(result)
+  const names = seriesNames(all)
+  const series = all.map((s, i) => ({ s, name: names[i]! }))
   drawChart(
     element,
     `Pie chart of ${series.length} values`,
