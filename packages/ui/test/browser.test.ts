@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { PALETTE } from '../src/browser/charts/draw-chart.js'
 import { chromiumMissing, launchChromium } from './chromium.js'
 import { countMarks } from './marks.js'
+import answers from './answers.json' with { type: 'json' }
 import { servedWorld, type ServedWorld } from './served-world.js'
 
 // The page as `sightline serve` and the demo serve it, in headless Chromium: sign in, open a trend,
@@ -153,6 +154,56 @@ describe.skipIf(chromiumMissing !== null)('the page in Chromium', () => {
     await expect.poll(() => page.locator('.sightline-tile .sightline-view').count(), { timeout: HANG }).toBe(2)
     expect(await page.locator('.sightline-tile svg').count()).toBe(2)
     await page.screenshot({ path: join(shots, 'dashboard.png'), fullPage: true })
+  })
+
+  test('embedded: renderInsight in a host’s own page draws every view from known answers', async () => {
+    await page.goto(`${w.url}/host.html`)
+    await page.waitForFunction(() => 'sightline' in window, undefined, { timeout: HANG })
+    const views: Array<[string, unknown, Record<string, unknown>]> = [
+      ['line', answers.trend, {}],
+      ['cumulative', answers.trend, { insight: 'TRENDS', display: 'ActionsLineGraphCumulative' }],
+      ['bar', answers.trend, { insight: 'TRENDS', display: 'ActionsBar' }],
+      ['bar-value', answers.trendPie, { display: 'ActionsBarValue' }],
+      ['pie', answers.trendPie, { display: 'ActionsPie' }],
+      ['number', answers.trendPie, { display: 'BoldNumber' }],
+      ['world-map', answers.trendPie, { display: 'WorldMap' }],
+      ['stickiness', answers.stickiness, { insight: 'STICKINESS' }],
+      ['lifecycle', answers.lifecycle, { insight: 'LIFECYCLE' }],
+      ['funnel', answers.funnel, {}],
+      ['funnel-trends', answers.funnelTrends, { insight: 'FUNNELS', funnel_viz_type: 'trends' }],
+      ['time-to-convert', answers.ttc, {}],
+      ['retention', answers.retention, {}],
+      ['paths', answers.paths, {}],
+    ]
+    const drawn = await page.evaluate((list) => {
+      const { renderInsight } = (window as unknown as { sightline: typeof import('../src/browser/index.js') }).sightline
+      return list.map(([name, answer, filters]) => {
+        const box = document.createElement('section')
+        box.id = `view-${name}`
+        document.getElementById('host')!.append(box)
+        return renderInsight(box, answer as never, { filters })
+      })
+    }, views)
+    expect(drawn).toEqual(['trends-line', 'trends-cumulative', 'trends-bar', 'trends-bar-value', 'trends-pie', 'trends-number', 'trends-world-map', 'stickiness', 'lifecycle', 'funnel-steps', 'funnel-trends', 'funnel-time-to-convert', 'retention', 'paths'])
+    const count = (name: string) => page.locator(`#view-${name}`).evaluate(countMarks, PALETTE)
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)
+    const days = answers.trend.result[0]!.data.length
+    expect(sum((await count('line')).lines)).toBe(2)
+    expect(sum((await count('cumulative')).lines)).toBe(2)
+    expect(sum((await count('bar')).filled)).toBe(2 * (days + 1)) // a bar per day and series, a legend icon per series
+    expect(sum((await count('bar-value')).filled)).toBe(3)
+    expect(sum((await count('pie')).filled)).toBe(3 * 2) // a slice and a legend icon per value
+    expect(await page.locator('#view-number .sightline-bold-number').textContent()).toBe('14')
+    expect(await page.locator('#view-world-map tbody tr').count()).toBe(3)
+    expect(sum((await count('stickiness')).filled)).toBe(answers.stickiness.result[0]!.data.length + 1)
+    expect(sum((await count('lifecycle')).filled)).toBe(4 * (days + 1))
+    expect((await count('funnel')).filled[0]).toBe(2)
+    expect(sum((await count('funnel-trends')).lines)).toBe(1)
+    expect(sum((await count('time-to-convert')).filled)).toBe(answers.ttc.result.bins.length)
+    expect(await page.locator('#view-retention td.sightline-cell').count()).toBe(answers.retention.result.reduce((n, r) => n + r.values.length, 0))
+    expect((await count('paths')).links).toBe(answers.paths.result.length)
+    for (const name of ['line', 'pie', 'lifecycle', 'funnel', 'paths']) expect((await count(name)).svgs, name).toBe(1)
+    await page.screenshot({ path: join(shots, 'embedded.png'), fullPage: true })
   })
 
   test('every form control has a label, and the page logged no error', async () => {

@@ -53,6 +53,7 @@ describe('funnels', () => {
     expect(renderInsight(root, answers.funnelTrends, { filters: { insight: 'FUNNELS', funnel_viz_type: 'trends' } })).toBe('funnel-trends')
     expect(countMarks(root, PALETTE).lines[0]).toBe(1)
     expect(chartSeries(root)[0]?.data).toEqual(answers.funnelTrends.result[0]!.data)
+    expect(chartSeries(root)[0]?.name).toBe('Conversion rate (%)')
   })
 
   test('time to convert: a bar per bin with persons, the average in words', () => {

@@ -16,6 +16,10 @@ export interface ServedWorld {
   close(): Promise<void>
 }
 
+/** A host page that imports the bundle and hands its exports to the test. */
+const HOST_PAGE = `<!doctype html><html lang="en"><title>host</title><link rel="icon" href="data:,"><body><main id="host"></main>
+<script type="module">import * as sightline from './ui/sightline-ui.js'; window.sightline = sightline</script></body></html>`
+
 const DAYS = ['2026-01-08', '2026-01-09', '2026-01-10', '2026-01-11', '2026-01-12', '2026-01-13', '2026-01-14']
 
 /**
@@ -56,7 +60,10 @@ export async function servedWorld(): Promise<ServedWorld> {
     retention: await save('Returning visitors', { insight: 'RETENTION', date_to: '2026-01-14', total_intervals: 4, period: 'Day', target_entity: { id: '$pageview', type: 'events' }, returning_entity: { id: '$pageview', type: 'events' } }),
     paths: await save('Page flow', { insight: 'PATHS', include_event_types: ['$pageview'], ...range }),
   }
-  const server = createServer(toNodeHandler(createHandler(sightline, { ui: sightlineUi(), onError: () => {} })))
+  const ui = sightlineUi()
+  // A host's own page beside Sightline's, embedding the views from the same bundle.
+  const pages = { serve: (path: string, request: Request) => (path === '/host.html' ? new Response(HOST_PAGE, { headers: { 'content-type': 'text/html' } }) : ui.serve(path, request)) }
+  const server = createServer(toNodeHandler(createHandler(sightline, { ui: pages, onError: () => {} })))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   return {

@@ -24,7 +24,7 @@ const VIEWS: Readonly<Record<ViewKind, View>> = {
   stickiness: (e, r, c) => trendChart(e, r, c, { type: 'bar' }, 'Stickiness'),
   lifecycle: (e, r, c) => trendChart(e, r, c, { type: 'bar', stacked: true }, 'Lifecycle'),
   'funnel-steps': funnelSteps,
-  'funnel-trends': (e, r, c) => trendChart(e, r, c, { type: 'line' }, 'Conversion rate over time'),
+  'funnel-trends': (e, r, c) => trendChart(e, r, c, { type: 'line', unnamed: 'Conversion rate (%)' }, 'Conversion rate over time'),
   'funnel-time-to-convert': timeToConvert,
   retention: retentionTable,
   paths: pathsFlow,
@@ -50,6 +50,7 @@ export function renderInsight(element: HTMLElement, answer: InsightAnswer, optio
     onSelect: options.onSelect,
     height: options.height ?? 320,
     width: options.width ?? (element.clientWidth > 0 ? element.clientWidth : 640),
+    followWidth: options.width === undefined,
   }
   disposeCharts(element)
   element.replaceChildren()

@@ -18,7 +18,7 @@ export interface RenderOptions {
   readonly onSelect?: (selection: PersonsSelection) => void
   /** Chart height in pixels. Default 320. */
   readonly height?: number
-  /** Chart width in pixels. Default the element's width, or 640 when it has none (not yet in the layout). */
+  /** Chart width in pixels. Default the element's width (640 while it has none, not yet in the layout), followed as it changes. */
   readonly width?: number
 }
 
@@ -29,4 +29,6 @@ export interface ViewContext {
   readonly onSelect: ((selection: PersonsSelection) => void) | undefined
   readonly width: number
   readonly height: number
+  /** No width was given: the chart takes its element's and follows it when it changes. */
+  readonly followWidth: boolean
 }

@@ -2,7 +2,7 @@ import type { ViewContext } from '../view-context.js'
 import { init, type EChartsType } from './echarts.js'
 
 /** Charts drawn into a host element, so a redraw disposes of the last one (its listeners and resize observer). */
-const charts = new WeakMap<Element, EChartsType>()
+const charts = new WeakMap<Element, { chart: EChartsType; observer: ResizeObserver | undefined }>()
 
 /** Colours of the series: PostHog's palette order, each at 3:1 contrast or more against white. */
 export const PALETTE = ['#1d4aff', '#cd0f74', '#43827e', '#621da6', '#c4540d', '#0e7490', '#7c2d12', '#4d7c0f', '#be185d', '#374151']
@@ -39,14 +39,25 @@ export function drawChart(parent: HTMLElement, label: string, option: Record<str
     box.style.cursor = 'pointer'
     chart.on('click', (params) => onClick(params as unknown as ChartClick))
   }
-  charts.set(box, chart)
+  // A chart as wide as its element follows it (a resized window, a dashboard's column); a fixed width stays.
+  let observer: ResizeObserver | undefined
+  if (ctx.followWidth && typeof ResizeObserver === 'function') {
+    box.style.width = '100%'
+    observer = new ResizeObserver(() => {
+      if (box.clientWidth > 0 && box.clientWidth !== chart.getWidth()) chart.resize({ width: box.clientWidth, height: ctx.height })
+    })
+    observer.observe(box)
+  }
+  charts.set(box, { chart, observer })
   return chart
 }
 
 /** Disposes of every chart drawn inside `element` (before it is emptied for a new drawing). */
 export function disposeCharts(element: Element): void {
   for (const box of element.querySelectorAll('.sightline-chart')) {
-    charts.get(box)?.dispose()
+    const drawn = charts.get(box)
+    drawn?.observer?.disconnect()
+    drawn?.chart.dispose()
     charts.delete(box)
   }
 }

@@ -9,6 +9,8 @@ export interface TrendChartStyle {
   readonly type: 'line' | 'bar'
   readonly cumulative?: boolean
   readonly stacked?: boolean
+  /** The name of a series the answer leaves unnamed (a funnel trend's). Default `Series N`. */
+  readonly unnamed?: string
 }
 
 /**
@@ -19,7 +21,7 @@ export interface TrendChartStyle {
  * its persons. Below the chart, the same numbers as a table.
  */
 export function trendChart(element: HTMLElement, result: unknown, ctx: ViewContext, style: TrendChartStyle, title: string): void {
-  const series = seriesOf(result)
+  const series = seriesOf(result).map((s) => (style.unnamed !== undefined && s.label === undefined && s.breakdown_value === undefined ? { ...s, label: style.unnamed } : s))
   const labels = series[0]?.labels ?? (series[0]?.days ?? []).map(String)
   const names = seriesNames(series)
   drawChart(
