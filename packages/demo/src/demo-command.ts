@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { createSightline } from '@sightline/core'
 import { duckdbStorage } from '@sightline/storage-duckdb'
+import { createDemoInsights, DEMO_INSIGHTS } from './demo-insights.js'
 import { createProgressBar } from './progress-bar.js'
 import { generateSampleData } from './sample-data.js'
 import { demoCurlExamples, serveUntilSignal } from './serve.js'
@@ -82,6 +83,7 @@ async function createDemoData(path: string, options: DemoOptions, out: NodeJS.Wr
     bar.finish()
     const seconds = (performance.now() - started) / 1000
 
+    await createDemoInsights(sightline, project.id, user.id)
     const stats = await sightline.stats.project(project.id, { topEvents: 8 })
     const definitions = await sightline.eventDefinitions.list(project.id)
     const properties = await sightline.propertyDefinitions.list(project.id)
@@ -96,6 +98,7 @@ async function createDemoData(path: string, options: DemoOptions, out: NodeJS.Wr
         '  top events',
         ...stats.topEvents.map((t) => `    ${t.event.padEnd(22)} ${fmt(t.count).padStart(9)}`),
         '',
+        `Saved ${DEMO_INSIGHTS.length} insights and the dashboard "Demo overview", to open in the browser.`,
         `Project ${project.id} (capture token ${project.apiToken})`,
         `Personal API key for ${user.email}: ${key}`,
         '',

@@ -57,6 +57,23 @@ describe('sightline demo', () => {
     expect(created).toBeGreaterThanOrEqual(servingSince)
   })
 
+  it('saves an insight of each analysis and a dashboard for the page, each answering with data', async () => {
+    const saved = await call('GET', '/insights/?saved=true&limit=100')
+    const insights = saved.body.results as Array<{ id: number; name: string; filters: { insight: string; display?: string } }>
+    expect(new Set(insights.map((i) => i.filters.insight))).toEqual(new Set(['TRENDS', 'FUNNELS', 'RETENTION', 'PATHS', 'STICKINESS', 'LIFECYCLE']))
+    for (const insight of insights.filter((i) => i.name !== 'After the demo')) {
+      const answer = await call('GET', `/insights/${insight.id}/`)
+      expect(answer.status, insight.name).toBe(200)
+      const result = answer.body.result as unknown[]
+      expect(result.length, insight.name).toBeGreaterThan(0)
+    }
+    const boards = await call('GET', '/dashboards/')
+    const [board] = boards.body.results as Array<{ id: number; name: string }>
+    expect(board?.name).toBe('Demo overview')
+    const tiles = (await call('GET', `/dashboards/${board!.id}/`)).body.tiles as unknown[]
+    expect(tiles).toHaveLength(4)
+  })
+
   it('prints a trend and a funnel over its own events that answer with data when pasted', async () => {
     const lines = out.text.split('\n').filter((line) => line.startsWith('curl '))
     const trendLine = lines.find((line) => line.includes('/insights/trend/'))

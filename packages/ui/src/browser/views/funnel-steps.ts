@@ -37,7 +37,8 @@ export function funnelSteps(element: HTMLElement, result: unknown, ctx: ViewCont
       tooltip: { trigger: 'axis' },
       grid: { left: 48, right: 16, top: 16, bottom: 40 },
       legend: groups.length > 1 ? { type: 'scroll', bottom: 0, data: groups.map((g) => g.label) } : { show: false },
-      xAxis: { type: 'category', data: stepNames.map((n, i) => `${i + 1}. ${n}`) },
+      // Every step named, however narrow the chart (ECharts would skip labels that might overlap).
+      xAxis: { type: 'category', data: stepNames.map((n, i) => `${i + 1}. ${n}`), axisLabel: { interval: 0, overflow: 'truncate', width: 120 } },
       yAxis: { type: 'value' },
       series: groups.flatMap((_, i) => [converted[i], dropped[i]]),
     },
