@@ -31,6 +31,18 @@ describe.skipIf(chromiumMissing !== null)('the page in Chromium', () => {
     await page.goto(`${w.url}/#/project/${w.projectId}/insight/${insight}`)
     await page.waitForSelector(`.sightline-view[data-view="${view}"]`, { timeout: HANG })
   }
+  /** Chooses `button` (a value in a table) and reads the persons dialog it opens, then closes it. */
+  const personsOf = async (button: ReturnType<Page['locator']>) => {
+    await button.click()
+    const dialog = page.getByRole('dialog')
+    await dialog.locator('tbody tr, .sightline-error, p:text("No persons.")').first().waitFor({ timeout: HANG })
+    const heading = await dialog.getByRole('heading').textContent()
+    const rows = await dialog.locator('tbody tr').count()
+    const error = await dialog.locator('.sightline-error').count()
+    await dialog.getByRole('button', { name: 'Close' }).click()
+    await dialog.waitFor({ state: 'detached', timeout: HANG })
+    return { heading, rows, error }
+  }
   // countMarks is self-contained: Playwright sends its source into the page.
   const marks = () => page.locator('.sightline-insight').evaluate(countMarks, PALETTE)
 
@@ -129,6 +141,8 @@ describe.skipIf(chromiumMissing !== null)('the page in Chromium', () => {
     const [first, last] = [answer.result[0]!.count, answer.result.at(-1)!.count]
     expect(await rows.last().locator('td').nth(1).textContent()).toBe(`${((last / first) * 100).toFixed(1)}%`)
     await page.screenshot({ path: join(shots, 'funnel.png') })
+    expect(await personsOf(rows.last().getByRole('button').first())).toEqual({ heading: 'Persons: persons who reached 2. signup', rows: last, error: 0 })
+    expect(await personsOf(rows.last().getByRole('button').last())).toEqual({ heading: 'Persons: persons who dropped off before 2. signup', rows: first - last, error: 0 })
   })
 
   test('a retention table: a shaded cell per cohort and period', async () => {
@@ -137,6 +151,9 @@ describe.skipIf(chromiumMissing !== null)('the page in Chromium', () => {
     expect(await page.locator('.sightline-retention tbody tr').count()).toBe(answer.result.length)
     expect(await page.locator('td.sightline-cell').count()).toBe(answer.result.reduce((n, r) => n + r.values.length, 0))
     await page.screenshot({ path: join(shots, 'retention.png') })
+    const firstCohort = answer.result[0] as { values: Array<{ count: number }> }
+    const listed = await personsOf(page.locator('td.sightline-cell button').first())
+    expect(listed).toMatchObject({ rows: firstCohort.values[0]!.count, error: 0 })
   })
 
   test('a path flow: a node per page and step, a link per edge', async () => {
@@ -147,6 +164,10 @@ describe.skipIf(chromiumMissing !== null)('the page in Chromium', () => {
     expect(m.links).toBe(answer.result.length)
     expect(m.filled.reduce((a, b) => a + b, 0)).toBe(new Set(answer.result.flatMap((e) => [e.source, e.target])).size)
     await page.screenshot({ path: join(shots, 'paths.png') })
+    await page.getByText('Show the links as a table').click()
+    const link = await personsOf(page.locator('.sightline-insight details tbody button').first())
+    expect(link.error).toBe(0)
+    expect(link.rows).toBeGreaterThan(0)
   })
 
   test('a dashboard draws each of its tiles', async () => {
