@@ -39,6 +39,7 @@ export function targetEvents(
   stepCount: number,
 ): Map<string, FunnelEvent[]> {
   const steps = spec.steps.slice(0, stepCount)
+  const firsts = steps.map((s) => (s.math ? firstTimeEvents(s, data, range.toMicros) : null))
   const out = new Map<string, FunnelEvent[]>()
   for (const event of data.events) {
     const ts = parseTimestamp(event.timestamp)
@@ -53,7 +54,7 @@ export function targetEvents(
 
     const flags: number[] = []
     steps.forEach((step, i) => {
-      if (matchesEntity(step, subject, data)) flags.push(i + 1)
+      if (matchesEntity(step, subject, data) && (firsts[i] === null || firsts[i]!.get(personOf(subject)) === event.uuid)) flags.push(i + 1)
     })
     for (let gap = 1; gap < stepCount; gap++) {
       if (spec.exclusions.some((x) => x.from < gap && gap <= x.to && matchesEntity(x, subject, data))) flags.push(-(gap + 1))
@@ -87,6 +88,33 @@ function targetOf(spec: FunnelSpec, subject: FilterSubject): string | null {
 }
 
 /** An event entity matches by name ("All events" matches any), an action when any of its steps does; then the entity's properties. */
+/** A person's key for first-time maths: its person id, or its distinct id when it has no person. */
+const personOf = (subject: FilterSubject): string => subject.personId ?? `distinct:${subject.event.distinct_id}`
+
+/**
+ * First-time step maths (PostHog's FirstTimeForUserAggregationQuery): per
+ * person, the uuid of its earliest event up to date_to, before the range
+ * too, of the step's event or action (with the step's filters for
+ * `first_time_for_user_with_filters`), ties to the smaller uuid; global
+ * filters play no part. Only that event can fill the step, and only if it
+ * also matches the step as usual (in range, its filters, the global ones).
+ */
+function firstTimeEvents(step: FunnelEntity, data: FunnelRefDataset, toMicros: number): Map<string, string> {
+  const entity = step.math === 'first_time_for_user' ? { ...step, properties: null } : step
+  const best = new Map<string, { ts: number; uuid: string }>()
+  for (const event of data.events) {
+    const ts = parseTimestamp(event.timestamp)!
+    if (ts > toMicros) continue
+    const person = data.persons[event.distinct_id]
+    const subject: FilterSubject = { event, personId: person?.id ?? null, personProperties: person?.properties ?? {} }
+    if (!matchesEntity(entity, subject, data)) continue
+    const key = personOf(subject)
+    const current = best.get(key)
+    if (!current || ts < current.ts || (ts === current.ts && event.uuid < current.uuid)) best.set(key, { ts, uuid: event.uuid })
+  }
+  return new Map([...best].map(([k, v]) => [k, v.uuid]))
+}
+
 function matchesEntity(entity: FunnelEntity, subject: FilterSubject, data: FunnelRefDataset): boolean {
   if (entity.type === 'actions') {
     if (!data.actionMatches) throw new Error('funnel reference: action steps need dataset.actionMatches')

@@ -5,8 +5,8 @@ import { dataset, ev, MARCH, step, type FunnelExample } from './funnel-example-b
  * FirstTimeForUserAggregationQuery: the person's earliest event of the step's
  * event or action up to date_to, before the range too, must be in the range
  * and, for `first_time_for_user`, pass the step's filters; only that event
- * fills the step). Derived by hand. The funnel reference does not model
- * these maths, so they run against the storages only.
+ * fills the step). Derived by hand; run against the funnel reference
+ * (funnel-reference.test.ts) and every storage (first-time-examples.test.ts).
  */
 const CHROME = [{ key: '$browser', value: 'Chrome', type: 'event' }]
 

@@ -1,12 +1,12 @@
 import type { FunnelRefDataset } from './funnel-dataset.js'
-import { invalid, isRecord, jsonish, notModelled, optionalInt } from './funnel-param-values.js'
+import { invalid, isRecord, jsonish, optionalInt } from './funnel-param-values.js'
 import type { FunnelEntity, FunnelExclusion, OrderType } from './funnel-spec.js'
 
 /**
  * The funnel's steps, as filter_to_query builds them: actions first, then
  * events, stable-sorted by `order` where 0 or missing counts as -1; action
- * entries with a null id are dropped. Only `first_time_for_user` math would
- * matter to a funnel, and the reference does not model it.
+ * entries with a null id are dropped. A step keeps only the first-time
+ * maths (`MathAvailability.FunnelsOnly`); any other math is dropped.
  */
 export function readSteps(params: Record<string, unknown>, data: FunnelRefDataset): FunnelEntity[] {
   const keyed: Array<{ entity: FunnelEntity; key: number }> = []
@@ -14,7 +14,6 @@ export function readSteps(params: Record<string, unknown>, data: FunnelRefDatase
     for (const [index, raw] of list(params[type], type).entries()) {
       const field = `${type}__${index}`
       if (!isRecord(raw)) throw invalid(field, 'expected an object')
-      if (typeof raw.math === 'string' && raw.math.startsWith('first_')) throw notModelled(`step math ${raw.math}`)
       const id = entityId(type, raw.id, field)
       if (type === 'actions' && id === null) continue
       if (type === 'actions' && data.actionNames && !Object.hasOwn(data.actionNames, id as number)) {
@@ -22,7 +21,13 @@ export function readSteps(params: Record<string, unknown>, data: FunnelRefDatase
       }
       const order = optionalInt(raw.order, `${field}__order`)
       keyed.push({
-        entity: { type, id, customName: typeof raw.custom_name === 'string' ? raw.custom_name : null, properties: raw.properties ?? null },
+        entity: {
+          type,
+          id,
+          customName: typeof raw.custom_name === 'string' ? raw.custom_name : null,
+          properties: raw.properties ?? null,
+          ...(raw.math === 'first_time_for_user' || raw.math === 'first_time_for_user_with_filters' ? { math: raw.math } : {}),
+        },
         key: order ? order : -1,
       })
     }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { ValidationError } from '../../packages/core/src/errors.js'
 import { breakdownArb, datasetArb, distinctTimesDatasetArb, exclusionArb, funnelParamsArb } from './funnel-arbitraries.js'
 import type { FunnelExampleData } from './funnel-dataset.js'
+import { FIRST_TIME_EXAMPLES } from './funnel-examples-first-time.js'
 import { FUNNEL_EXAMPLES, toRefDataset } from './funnel-examples.js'
 import { referenceFunnel } from './funnel-reference.js'
 
@@ -23,6 +24,14 @@ describe('funnel reference: worked examples', () => {
       } else {
         expect(await run).toEqual(example.expected)
       }
+    })
+  }
+})
+
+describe('funnel reference: first-time step maths, worked examples', () => {
+  for (const example of FIRST_TIME_EXAMPLES) {
+    it(example.name, async () => {
+      expect(await referenceFunnel(example.params, toRefDataset(example.data)), example.why).toEqual(example.expected)
     })
   }
 })

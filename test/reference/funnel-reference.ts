@@ -43,10 +43,12 @@
  *    conversions only); a unit sent without an interval means 14 of that
  *    unit (FunnelQueryContext defaults the two apart). Conversion rates round
  *    like ClickHouse (exact ties to even).
+ * 13. First-time step maths (funnel-events.ts `firstTimeEvents`): only the
+ *    person's earliest event of the step up to date_to can fill the step.
  *
  * Not modelled (a plain Error, not a ValidationError): hogql and session
  * breakdowns, hogql property filters, funnel_aggregate_by_hogql, sampling,
- * breakdown_normalize_url, first-time step math. The people URLs are the
+ * breakdown_normalize_url. The people URLs are the
  * implementation's; the reference leaves them out.
  */
 import { resolveDateRange } from '../../packages/core/src/query/dates/resolve-date-range.js'

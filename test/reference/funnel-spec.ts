@@ -12,7 +12,11 @@ export interface FunnelEntity {
   readonly customName: string | null
   /** The entity's own property filters (always none for exclusions: the legacy endpoint drops them). */
   readonly properties: unknown
+  /** A first-time step math (the only maths a funnel step keeps); absent otherwise. */
+  readonly math?: FirstTimeMath
 }
+
+export type FirstTimeMath = 'first_time_for_user' | 'first_time_for_user_with_filters'
 
 export interface FunnelExclusion extends FunnelEntity {
   /** 0-based steps; the exclusion covers gaps i with from < i <= to. */

@@ -68,6 +68,8 @@ export const distinctTimesArb: fc.Arbitrary<FunnelExampleData> = datasetArb.map(
 const stepArb = fc.record({
   id: fc.constantFrom<string | number | null>('a', 'b', 'c', 'a', 'b', null, ACTION_ID),
   filtered: fc.integer({ min: 0, max: 4 }).map((k) => k === 0),
+  // The first-time step maths on one step in eight each.
+  math: fc.integer({ min: 0, max: 7 }).map((k) => (k === 0 ? 'first_time_for_user' : k === 1 ? 'first_time_for_user_with_filters' : undefined)),
 })
 /**
  * Steps whose entities are identical or disjoint, for invariants that hold
@@ -75,7 +77,7 @@ const stepArb = fc.record({
  * entities greedily under one of them, and a wider window can lose a step
  * (funnels.md §5; worked example 'unordered, greedy filing (2/2)').
  */
-const disjointStepArb = fc.record({ id: fc.constantFrom<string | number | null>('a', 'b', 'c'), filtered: fc.constant(false) })
+const disjointStepArb = fc.record({ id: fc.constantFrom<string | number | null>('a', 'b', 'c'), filtered: fc.constant(false), math: fc.constant(undefined) })
 
 const breakdownArb = fc.constantFrom<Record<string, unknown>>(
   { breakdown: '$browser', breakdown_type: 'event' },
@@ -86,6 +88,12 @@ const breakdownArb = fc.constantFrom<Record<string, unknown>>(
 )
 
 export type Order = 'ordered' | 'strict' | 'unordered'
+
+/** A step's filter on n = 1 and its first-time math, as the request writes them. */
+const stepExtras = (s: { readonly filtered: boolean; readonly math?: string | undefined }) => ({
+  ...(s.filtered ? { properties: [{ key: 'n', value: 1 }] } : {}),
+  ...(s.math ? { math: s.math } : {}),
+})
 
 /** A funnel request over the datasets above, of the given order types. */
 export const paramsArb = (orders: ReadonlyArray<Order>, options: { readonly disjointSteps?: boolean } = {}) =>
@@ -106,8 +114,8 @@ export const paramsArb = (orders: ReadonlyArray<Order>, options: { readonly disj
       const params: Record<string, unknown> = {
         date_from: '2024-03-01',
         date_to: '2024-03-15',
-        events: r.steps.flatMap((s, i) => (s.id === ACTION_ID ? [] : [{ id: s.id, order: i, ...(s.filtered ? { properties: [{ key: 'n', value: 1 }] } : {}) }])),
-        actions: r.steps.flatMap((s, i) => (s.id === ACTION_ID ? [{ id: ACTION_ID, type: 'actions', order: i, ...(s.filtered ? { properties: [{ key: 'n', value: 1 }] } : {}) }] : [])),
+        events: r.steps.flatMap((s, i) => (s.id === ACTION_ID ? [] : [{ id: s.id, order: i, ...stepExtras(s) }])),
+        actions: r.steps.flatMap((s, i) => (s.id === ACTION_ID ? [{ id: ACTION_ID, type: 'actions', order: i, ...stepExtras(s) }] : [])),
         funnel_order_type: r.order,
         funnel_window_interval: r.window,
         funnel_window_interval_unit: 'minute',
