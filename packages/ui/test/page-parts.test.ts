@@ -118,3 +118,44 @@ describe('places and endpoints', () => {
     expect([{}, { insight: 'STICKINESS' }, { insight: 'LIFECYCLE' }, { insight: 'FUNNELS' }, { insight: 'RETENTION' }, { insight: 'PATHS' }].map(endpointOf)).toEqual(['trend', 'trend', 'trend', 'funnel', 'retention', 'path'])
   })
 })
+
+describe('the insight settings', () => {
+  const change = (element: HTMLInputElement | HTMLSelectElement, value: string) => {
+    element.value = value
+    element.dispatchEvent(new Event('change'))
+  }
+
+  test('a trend: interval, breakdown, display and two dates; each change sends the saved filters with it', async () => {
+    const { insightControls } = await import('../src/browser/app/insight-controls.js')
+    const sent: Array<Record<string, unknown>> = []
+    const saved = { insight: 'TRENDS', events: [{ id: 'signup' }], date_from: '-30d', interval: 'day' }
+    const form = document.body.appendChild(insightControls(document, saved, (f) => sent.push({ ...f })))
+    const $ = <T extends Element>(id: string) => form.querySelector<T>(`#${id}`)!
+    expect($<HTMLSelectElement>('sightline-date-range').value).toBe('-30d')
+    change($('sightline-interval'), 'week')
+    change($('sightline-breakdown'), '$browser')
+    change($('sightline-display'), 'ActionsPie')
+    change($('sightline-date-range'), 'custom') // waits for both dates
+    change($('sightline-date-from'), '2026-01-01')
+    change($('sightline-date-to'), '2026-01-31')
+    expect(sent).toHaveLength(4)
+    expect(sent[0]).toMatchObject({ events: [{ id: 'signup' }], interval: 'week', date_from: '-30d' })
+    expect(sent[1]).toMatchObject({ breakdown: '$browser', breakdown_type: 'event' })
+    expect(sent[2]).toMatchObject({ display: 'ActionsPie', breakdown: '$browser', interval: 'week' })
+    expect(sent[3]).toMatchObject({ date_from: '2026-01-01', date_to: '2026-01-31' })
+    change($('sightline-breakdown'), '')
+    expect(sent[4]).toMatchObject({ breakdown: undefined })
+    // Every control is labelled.
+    for (const control of form.querySelectorAll('input, select')) expect(form.querySelector(`label[for="${control.id}"]`), control.id).not.toBeNull()
+  })
+
+  test('each kind shows the settings it takes: a retention its period, paths no interval or breakdown', async () => {
+    const { insightControls } = await import('../src/browser/app/insight-controls.js')
+    const ids = (filters: Record<string, unknown>) => [...insightControls(document, filters, () => {}).querySelectorAll('input, select')].map((c) => c.id)
+    expect(ids({ insight: 'RETENTION', period: 'Week' })).toEqual(['sightline-period', 'sightline-breakdown', 'sightline-breakdown-type'])
+    expect(ids({ insight: 'PATHS' })).toEqual(['sightline-date-range', 'sightline-date-from', 'sightline-date-to'])
+    expect(ids({ insight: 'FUNNELS' })).toEqual(['sightline-date-range', 'sightline-date-from', 'sightline-date-to', 'sightline-breakdown', 'sightline-breakdown-type'])
+    expect(ids({ insight: 'FUNNELS', funnel_viz_type: 'trends' })).toContain('sightline-interval')
+    expect(ids({ insight: 'STICKINESS' })).not.toContain('sightline-interval')
+  })
+})

@@ -39,7 +39,8 @@ export function insightControls(doc: Document, saved: InsightFilters, changed: (
 
   // Date range: the presets, the saved value if it is none of them, and two dates.
   const savedFrom = saved.date_from ?? '-7d'
-  const range = select(doc, 'sightline-date-range', [...DATE_RANGES.filter(([v]) => v !== savedFrom), [savedFrom, labelOf(savedFrom)], ['custom', 'Between two dates…']], savedFrom)
+  const presets = DATE_RANGES.some(([v]) => v === savedFrom) ? DATE_RANGES : [...DATE_RANGES, [savedFrom, `Saved: from ${savedFrom}`] as const]
+  const range = select(doc, 'sightline-date-range', [...presets, ['custom', 'Between two dates…']], savedFrom)
   const from = el(doc, 'input', { id: 'sightline-date-from', type: 'date' })
   const to = el(doc, 'input', { id: 'sightline-date-to', type: 'date' })
   const custom = el(doc, 'span', { class: 'sightline-controls', hidden: true }, el(doc, 'label', { for: 'sightline-date-from' }, 'From', from), el(doc, 'label', { for: 'sightline-date-to' }, 'To', to))
@@ -92,8 +93,4 @@ function select(doc: Document, id: string, options: ReadonlyArray<readonly [stri
   for (const [v, label] of options) s.append(el(doc, 'option', { value: v, text: label }))
   s.value = value
   return s
-}
-
-function labelOf(dateFrom: string): string {
-  return DATE_RANGES.find(([v]) => v === dateFrom)?.[1] ?? `Saved: from ${dateFrom}`
 }
