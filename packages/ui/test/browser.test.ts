@@ -142,6 +142,15 @@ describe.skipIf(chromiumMissing !== null)('the page in Chromium', () => {
     expect(await rows.last().locator('td').nth(1).textContent()).toBe(`${((last / first) * 100).toFixed(1)}%`)
     await page.screenshot({ path: join(shots, 'funnel.png') })
     expect(await personsOf(rows.last().getByRole('button').first())).toEqual({ heading: 'Persons: persons who reached 2. signup', rows: last, error: 0 })
+    // A click on the chart itself: the first step's bar.
+    const bar = await page.locator(`.sightline-insight svg path[fill="${PALETTE[0]}"]:not([fill-opacity]):not([opacity])`).first().boundingBox()
+    await page.mouse.click(bar!.x + bar!.width / 2, bar!.y + bar!.height / 2)
+    const dialog = page.getByRole('dialog')
+    await dialog.locator('tbody tr').first().waitFor({ timeout: HANG })
+    expect(await dialog.getByRole('heading').textContent()).toBe('Persons: Reached $pageview')
+    expect(await dialog.locator('tbody tr').count()).toBe(first)
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'detached', timeout: HANG })
     expect(await personsOf(rows.last().getByRole('button').last())).toEqual({ heading: 'Persons: persons who dropped off before 2. signup', rows: first - last, error: 0 })
   })
 
