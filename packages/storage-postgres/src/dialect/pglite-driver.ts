@@ -1,24 +1,28 @@
 import { createQueryId, IdentifierNode, RawNode } from 'kysely'
 import type { DatabaseConnection, Driver, QueryCompiler, TransactionSettings } from 'kysely'
 import { outsideQueryScope } from '@sightline/core/storage'
-import { ConnectionMutex } from './connection-mutex.js'
 import { PGliteConnection } from './pglite-connection.js'
 import type { PGliteDialectConfig } from './pglite-dialect-config.js'
-import { sessionSettings } from './session-settings.js'
+import { DEFAULT_PATH_QUERY, pgliteSession, pgliteSettings, type PGliteSession } from './pglite-session.js'
 
 /**
  * Drives PGlite's single connection. kysely acquires the connection for one
  * query, or for a whole transaction (BEGIN to COMMIT or ROLLBACK); the mutex
  * makes every other caller wait until it is released, so nothing interleaves
- * into an open transaction.
+ * into an open transaction. The mutex is the instance's (see `PGliteSession`):
+ * drivers sharing an instance take turns, and each finds its own settings.
  */
 export class PGliteDriver implements Driver {
   readonly #config: PGliteDialectConfig
-  readonly #mutex = new ConnectionMutex()
+  readonly #session: PGliteSession
+  /** The session key of this driver's settings: its schema, or '' for the default path. */
+  readonly #key: string
   #connection: PGliteConnection | undefined
 
   constructor(config: PGliteDialectConfig) {
     this.#config = Object.freeze({ ...config })
+    this.#session = pgliteSession(config.pglite)
+    this.#key = config.schema ?? ''
   }
 
   async init(): Promise<void> {
@@ -26,24 +30,50 @@ export class PGliteDriver implements Driver {
     if (pglite.closed) throw new Error('the PGlite instance is already closed')
 
     const connection = new PGliteConnection(pglite)
-    // kysely initialises on the first query, which may be an analysis's: its
-    // cancel must not fail the setup that other callers wait for too.
-    await outsideQueryScope(() => connection.executeQuery(sessionSettings(this.#config.schema)))
+    await this.#session.mutex.lock()
+    try {
+      // kysely initialises on the first query, which may be an analysis's: its
+      // cancel must not fail the setup that other callers wait for too.
+      await outsideQueryScope(() => this.#applySettings(connection))
+    } finally {
+      this.#session.mutex.unlock()
+    }
     this.#connection = connection
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    await this.#mutex.lock()
+    await this.#session.mutex.lock()
     const connection = this.#connection
     if (!connection) {
-      this.#mutex.unlock()
+      this.#session.mutex.unlock()
       throw new Error('the PGlite driver has been destroyed')
+    }
+    if (this.#session.current !== this.#key) {
+      try {
+        await outsideQueryScope(() => this.#applySettings(connection))
+      } catch (error) {
+        this.#session.mutex.unlock()
+        throw error
+      }
     }
     return connection
   }
 
   async releaseConnection(): Promise<void> {
-    this.#mutex.unlock()
+    this.#session.mutex.unlock()
+  }
+
+  /** Puts this driver's settings on the session. Called holding the instance's mutex. */
+  async #applySettings(connection: PGliteConnection): Promise<void> {
+    const session = this.#session
+    if (session.defaultPath === undefined) {
+      const { rows } = await connection.executeQuery<{ path: string }>(DEFAULT_PATH_QUERY)
+      session.defaultPath = rows[0]!.path
+    }
+    // Unknown until the statement has run: a failure may have left either.
+    session.current = undefined
+    await connection.executeQuery(pgliteSettings(this.#config.schema, session.defaultPath))
+    session.current = this.#key
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -88,7 +118,7 @@ export class PGliteDriver implements Driver {
    * instance only if `closeOnDestroy` is set. Safe to call twice.
    */
   async destroy(): Promise<void> {
-    await this.#mutex.lock()
+    await this.#session.mutex.lock()
     try {
       if (!this.#connection) return
       this.#connection = undefined
@@ -96,7 +126,7 @@ export class PGliteDriver implements Driver {
       if (closeOnDestroy && !pglite.closed) await pglite.close()
     } finally {
       // Waiters wake to find no connection and fail.
-      this.#mutex.unlock()
+      this.#session.mutex.unlock()
     }
   }
 }

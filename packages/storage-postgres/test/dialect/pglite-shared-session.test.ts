@@ -1,0 +1,55 @@
+/**
+ * Several dialects on one PGlite instance, as two engines with their own
+ * schemas in one embedded database: PGlite has one session, so each driver's
+ * `search_path` must be the one in force whenever it runs a statement.
+ */
+import { PGlite } from '@electric-sql/pglite'
+import { Kysely, sql } from 'kysely'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { PGliteDialect } from '../../src/dialect/index.js'
+
+interface Db {
+  notes: { text: string }
+}
+
+let pglite: PGlite
+beforeAll(async () => {
+  pglite = await PGlite.create()
+  await pglite.exec('create schema a; create schema b; create table a.notes (text text); create table b.notes (text text); create table public.notes (text text)')
+})
+afterAll(async () => pglite?.close())
+
+const texts = async (schema: string) => (await pglite.query<{ text: string }>(`select text from ${schema}.notes order by text`)).rows.map((r) => r.text)
+
+it('each driver writes and reads its own schema, whichever driver ran last', async () => {
+  const a = new Kysely<Db>({ dialect: new PGliteDialect({ pglite, schema: 'a' }) })
+  const b = new Kysely<Db>({ dialect: new PGliteDialect({ pglite, schema: 'b' }) })
+  const plain = new Kysely<Db>({ dialect: new PGliteDialect({ pglite }) })
+  try {
+    // Each driver sets its path when it starts; the last to start used to hold the session for all.
+    await a.selectFrom('notes').selectAll().execute()
+    await b.selectFrom('notes').selectAll().execute()
+    await plain.selectFrom('notes').selectAll().execute()
+
+    await a.insertInto('notes').values({ text: 'from a' }).execute()
+    await b.insertInto('notes').values({ text: 'from b' }).execute()
+    await plain.insertInto('notes').values({ text: 'from the default path' }).execute()
+    // Interleaved: a transaction of a, with b's statements sent meanwhile.
+    await Promise.all([
+      a.transaction().execute(async (trx) => {
+        await trx.insertInto('notes').values({ text: 'a, in a transaction' }).execute()
+        await sql`select pg_sleep(0.01)`.execute(trx)
+        await trx.insertInto('notes').values({ text: 'a, later in it' }).execute()
+      }),
+      b.insertInto('notes').values({ text: 'b, meanwhile' }).execute(),
+    ])
+
+    expect(await texts('a')).toEqual(['a, in a transaction', 'a, later in it', 'from a'])
+    expect(await texts('b')).toEqual(['b, meanwhile', 'from b'])
+    expect(await texts('public')).toEqual(['from the default path'])
+    expect((await a.selectFrom('notes').select('text').orderBy('text').execute()).map((r) => r.text)).toEqual(['a, in a transaction', 'a, later in it', 'from a'])
+    expect((await plain.selectFrom('notes').select('text').execute()).map((r) => r.text)).toEqual(['from the default path'])
+  } finally {
+    await Promise.all([a.destroy(), b.destroy(), plain.destroy()])
+  }
+})
