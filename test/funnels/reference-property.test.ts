@@ -12,7 +12,7 @@ import { targets } from '../filters/filter-db.js'
 import { toRefDataset } from '../reference/funnel-dataset.js'
 import { referenceFunnel } from '../reference/funnel-reference.js'
 import type { FunnelExampleData } from '../reference/funnel-dataset.js'
-import { datasetOf, paramsArb, trendParamsArb } from './support/arbitraries.js'
+import { datasetOf, requestArb } from './support/arbitraries.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
 import { loadExample, withoutUrls } from './support/load-example.js'
 
@@ -40,16 +40,6 @@ function property(engine: () => FunnelEngine, data: fc.Arbitrary<FunnelExampleDa
     }
   })
 }
-
-/** Every view and order type the reference models, over one dataset: 3-minute grid, 10:00 to 12:00. */
-const requestArb = fc.oneof(
-  { arbitrary: paramsArb(['ordered', 'strict']), weight: 3 },
-  // Unordered steps overlap too ("All events", the action, a filtered step next to its event): the greedy filing.
-  { arbitrary: paramsArb(['unordered']), weight: 2 },
-  { arbitrary: trendParamsArb(['ordered', 'strict']), weight: 2 },
-  { arbitrary: trendParamsArb(['unordered']), weight: 1 },
-  { arbitrary: paramsArb(['ordered', 'strict', 'unordered']).map((p) => ({ ...p, funnel_viz_type: 'time_to_convert' })), weight: 1 },
-)
 
 describe.each(targets)('funnels agree with the reference on $name', (target) => {
   let engine: FunnelEngine

@@ -146,3 +146,13 @@ export const trendParamsArb = (orders: ReadonlyArray<Order>, options: { readonly
     const to = from + 1 + (b % (n - 1 - from))
     return { ...params, funnel_viz_type: 'trends', interval: 'hour', date_from: '2024-03-05T08:00:00', date_to: '2024-03-05T16:00:00', funnel_from_step: from, funnel_to_step: to }
   })
+
+/** Every view and order type the reference models, over one dataset: 3-minute grid, 10:00 to 12:00. */
+export const requestArb = fc.oneof(
+  { arbitrary: paramsArb(['ordered', 'strict']), weight: 3 },
+  // Unordered steps overlap too ("All events", the action, a filtered step next to its event): the greedy filing.
+  { arbitrary: paramsArb(['unordered']), weight: 2 },
+  { arbitrary: trendParamsArb(['ordered', 'strict']), weight: 2 },
+  { arbitrary: trendParamsArb(['unordered']), weight: 1 },
+  { arbitrary: paramsArb(['ordered', 'strict', 'unordered']).map((p) => ({ ...p, funnel_viz_type: 'time_to_convert' })), weight: 1 },
+)
