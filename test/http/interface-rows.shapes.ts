@@ -8,21 +8,6 @@ import { isDeepStrictEqual } from 'node:util'
  */
 export type Check = (value: unknown, at: string, out: string[]) => void
 
-/**
- * Known gaps: where the document types a field and Sightline (as PostHog)
- * answers null, and no decision documents it. Lenient runs accept null there
- * (and only null); strict runs, marked `it.fails`, hold the document's type.
- */
-let strict = false
-export function strictly<T>(run: () => T): T {
-  strict = true
-  try {
-    return run()
-  } finally {
-    strict = false
-  }
-}
-
 const show = (v: unknown) => (v === undefined ? 'undefined' : JSON.stringify(v)?.slice(0, 120))
 const is = (name: string, ok: (v: unknown) => boolean): Check => (v, at, out) => {
   if (!ok(v)) out.push(`${at}: expected ${name}, got ${show(v)}`)
@@ -58,10 +43,11 @@ export const orNull = (check: Check): Check => (v, at, out) => {
 }
 export const both = (...checks: Check[]): Check => (v, at, out) => checks.forEach((c) => c(v, at, out))
 
-/** The document's type, but null answered today: a gap named in the report (see `strictly`). */
-export const gap = (check: Check): Check => (v, at, out) => {
-  if (strict || v !== null) check(v, at, out)
-}
+/**
+ * README "typed fields without a value yet": the field is null exactly when
+ * the README says (PostHog too), and of the document's type otherwise.
+ */
+export const nullWhen = (isNull: boolean, check: Check): Check => (isNull ? exactly(null) : check)
 
 export const arrayOf = (item: Check): Check => (v, at, out) => {
   if (!Array.isArray(v)) return void out.push(`${at}: expected array, got ${show(v)}`)
@@ -95,17 +81,21 @@ export const envelope = (item: Check): Check => fields({ count: int, next: orNul
 /** 2.3: the embedded user object. */
 export const USER = fields({ id: int, uuid, distinct_id: str, first_name: str, email, is_email_verified: bool })
 
-/** 2.2. `url` and `latest_tag` are null on a plugin not installed from a url, before any check for updates (PostHog too): gaps. */
-export const PLUGIN = fields({
+/**
+ * 2.2, with the README's "typed fields without a value yet": `url` null
+ * exactly on a plugin not installed from a url, `latest_tag` exactly before
+ * its first check for updates.
+ */
+export const plugin = (p: { readonly fromUrl: boolean; readonly checked: boolean }) => fields({
   id: int,
   plugin_type: oneOf('local', 'custom', 'repository', 'source'),
   name: str,
   description: str,
-  url: gap(str),
+  url: nullWhen(!p.fromUrl, str),
   icon: str,
   config_schema: obj,
   tag: str,
-  latest_tag: gap(str),
+  latest_tag: nullWhen(!p.checked, str),
   is_global: bool,
   organization_id: uuid,
   organization_name: str,
@@ -116,14 +106,14 @@ export const PLUGIN = fields({
 
 /**
  * 2.3. `is_cached`: boolean (README "Where Sightline chose": `is_cached`,
- * `result`); `result` is computed on retrieve, so there an array (a trends
- * insight) with `last_refresh` and `next_allowed_client_refresh`; lists do
- * not compute (README), so there all three are null. Other answers
- * (create, update, viewed, my_last_viewed) compute nothing either: null,
- * which no decision documents (a gap).
+ * `result`). README "typed fields without a value yet": `result`,
+ * `last_refresh` and `next_allowed_client_refresh` are computed on retrieve
+ * (and `viewed/`, which answers the retrieved Insight), so typed there, and
+ * null exactly on the answers that compute nothing: lists, create, PATCH and
+ * `my_last_viewed`.
  */
-export function insight(computed: 'retrieve' | 'list' | 'other'): Check & { readonly keys: string[] } {
-  const refreshed = computed === 'retrieve' ? dateTime : computed === 'list' ? exactly(null) : gap(dateTime)
+export function insight(computed: 'retrieve' | 'uncomputed'): Check & { readonly keys: string[] } {
+  const uncomputed = computed === 'uncomputed'
   return fields({
     id: int,
     short_id: str,
@@ -135,9 +125,9 @@ export function insight(computed: 'retrieve' | 'list' | 'other'): Check & { read
     deleted: bool,
     dashboards: arrayOf(int),
     dashboard_tiles: arrayOf(fields({ id: int, dashboard_id: int, deleted: bool })),
-    last_refresh: refreshed,
-    next_allowed_client_refresh: refreshed,
-    result: computed === 'retrieve' ? arr : computed === 'list' ? exactly(null) : gap(arr),
+    last_refresh: nullWhen(uncomputed, dateTime),
+    next_allowed_client_refresh: nullWhen(uncomputed, dateTime),
+    result: nullWhen(uncomputed, arr),
     created_at: dateTime,
     created_by: USER,
     description: str,
@@ -181,17 +171,20 @@ export const analysis = (result: Check): Check => fields({ is_cached: bool, last
 /**
  * 4.3's step object. DECISIONS: `order` an integer, `action_id` the event
  * name for event steps, the people URLs present (each answering a list).
- * The first step has no conversion time and nobody dropped before it: null
- * there (PostHog too), where the document types a number and a string (a gap).
+ * README "typed fields without a value yet": the first step has no
+ * conversion time and nobody dropped before it, so its
+ * `average_conversion_time`, `median_conversion_time` and
+ * `dropped_people_url` are null exactly there (PostHog too), typed on every
+ * later step.
  */
 export const step = (first: boolean): Check =>
   fields({
     count: int,
     action_id: str,
-    average_conversion_time: first ? gap(num) : num,
-    median_conversion_time: first ? gap(num) : num,
+    average_conversion_time: nullWhen(first, num),
+    median_conversion_time: nullWhen(first, num),
     converted_people_url: str,
-    dropped_people_url: first ? gap(str) : str,
+    dropped_people_url: nullWhen(first, str),
     order: int,
   })
 
@@ -200,17 +193,12 @@ export const CONDITION = fields({ key: str, value: str, operator: str, type: str
 export const PROPERTY_GROUP = fields({ type: str, values: arrayOf(CONDITION) })
 
 /** 4.4: the elements of a filter's `events` and `actions`. */
-export const ENTITY = fields({ id: str, properties: arr, math: str })
+export const ENTITY_FIELDS = { id: str, properties: arr, math: str }
+export const ENTITY = fields(ENTITY_FIELDS)
 
-const FILTER_FIELDS = { events: arrayOf(ENTITY), actions: arrayOf(ENTITY), properties: obj, filter_test_accounts: bool, date_from: str, date_to: str }
+export const FILTER_FIELDS = { events: arrayOf(ENTITY), actions: arrayOf(ENTITY), properties: obj, filter_test_accounts: bool, date_from: str, date_to: str }
 /** 4.4's filter object. */
 export const FILTER = fields(FILTER_FIELDS)
 
 /** 4.4's series object; `data` numbers (DECISIONS: "Trend `data`"). */
 export const SERIES: Check = fields({ data: arrayOf(num), days: arrayOf(date), labels: arrayOf(str), label: str, filter: FILTER })
-/** SERIES without the filter's `actions` (answered only when the request names actions: a gap, checked on its own). */
-export const SERIES_BUT_ACTIONS = fields({ data: arrayOf(num), days: arrayOf(date), labels: arrayOf(str), label: str, filter: fields(withoutActions()) })
-function withoutActions(): Record<string, Check> {
-  const { actions: _actions, ...rest } = FILTER_FIELDS
-  return rest
-}

@@ -1,4 +1,5 @@
 import { bucketDay, bucketLabel, isoInZone } from './bucket-labels.js'
+import { documentedFilterFields } from './filter-echo.js'
 import type { Period } from './periods.js'
 import { personsUrl, type PersonsLink } from './persons-url.js'
 import type { SeriesOutcome, ValueRow } from './series-values.js'
@@ -42,7 +43,8 @@ export function actionObject(series: TrendSeries, period: Period): Record<string
 /**
  * The request echoed (reference §4: "the request echoed in legacy form"): the
  * parameters as read, with the insight, interval and display as used and this
- * period's resolved bounds, as PostHog's `_query_to_filter` puts them.
+ * period's resolved bounds, as PostHog's `_query_to_filter` puts them; the
+ * entities and properties as `filter-echo.ts` writes them.
  */
 export function filterObject(request: TrendRequest, period: Period): Record<string, unknown> {
   return {
@@ -53,7 +55,7 @@ export function filterObject(request: TrendRequest, period: Period): Record<stri
     date_from: isoInZone(period.timeZone, period.fromMicros),
     date_to: isoInZone(period.timeZone, period.toMicros),
     filter_test_accounts: request.filterTestAccounts,
-    properties: request.properties,
+    ...documentedFilterFields(request),
     entity_type: 'events',
   }
 }
