@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 // Tests run the TypeScript sources of the workspace packages (the
@@ -13,6 +14,15 @@ export default defineConfig({
     outputFile: process.env.SIGHTLINE_TEST_REPORT ? { json: process.env.SIGHTLINE_TEST_REPORT } : undefined,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Every core runs a worker (vitest's default leaves one idle: a single worker on 2 cores). Tests wait on
+    // databases and sockets as much as they compute, so two workers on two cores finish in about half the time.
+    maxWorkers: Math.max(2, availableParallelism()),
+    // The files of one worker share one module graph: core's sources, DuckDB's and PGlite's modules and the
+    // PGlite instance of test/targets are loaded once per worker instead of once per file, which was about
+    // 40% of the suite's CPU time. Files close what they open; test/setup/restore-globals.ts puts back
+    // timers, spies and stubs after each file.
+    isolate: false,
+    setupFiles: ['test/setup/restore-globals.ts'],
     projects: [
       { extends: true, test: { name: 'core', include: ['packages/core/test/**/*.test.ts'] } },
       { extends: true, test: { name: 'storage-duckdb', include: ['packages/storage-duckdb/test/**/*.test.ts'] } },
