@@ -202,3 +202,24 @@ export const FILTER = fields(FILTER_FIELDS)
 
 /** 4.4's series object; `data` numbers (DECISIONS: "Trend `data`"). */
 export const SERIES: Check = fields({ data: arrayOf(num), days: arrayOf(date), labels: arrayOf(str), label: str, filter: FILTER })
+
+/** README "Where Sightline chose", activity: PostHog's envelope and entries. */
+export const ACTIVITY = fields({
+  results: nonEmptyArrayOf(
+    fields({
+      user: orNull(fields({ first_name: str, email: str })),
+      activity: str,
+      scope: str,
+      item_id: str,
+      detail: fields({ changes: arrayOf(fields({ type: str, action: str, field: present, before: present, after: present })), trigger: present, name: present, short_id: present }),
+      created_at: dateTime,
+    }),
+  ),
+  next: present,
+  previous: present,
+  total_count: int,
+})
+export const ACTIVITY_COLUMNS = ['user', 'activity', 'scope', 'item_id', 'detail', 'created_at']
+
+/** README: cancel/ and timing/ answer these Insight fields (nothing computed) and their own. */
+export const ACKNOWLEDGED = { result: exactly(null), last_refresh: exactly(null), timezone: timeZone, is_cached: exactly(false) }
