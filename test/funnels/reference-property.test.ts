@@ -16,8 +16,8 @@ import { datasetOf, requestArb } from './support/arbitraries.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
 import { loadExample, withoutUrls } from './support/load-example.js'
 
-const DATASETS = Number(process.env.SIGHTLINE_FUNNEL_RUNS ?? 20)
-const PER_DATASET = 6
+const DATASETS = Number(process.env.SIGHTLINE_FUNNEL_RUNS ?? 12)
+const PER_DATASET = 8
 
 async function outcome<T>(run: Promise<T>): Promise<{ ok: T } | { error: string }> {
   try {

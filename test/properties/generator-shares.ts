@@ -123,11 +123,11 @@ function funnelAnswerFeatures(result: unknown, params: Record<string, unknown>):
   return out
 }
 
-/** Funnel reference property: datasets of six requests; shares per request. */
-export async function funnelShares(runs = 20, seed = 1): Promise<Shares> {
+/** Funnel reference property: datasets of eight requests; shares per request. */
+export async function funnelShares(runs = 24, seed = 1): Promise<Shares> {
   const seen: string[][] = []
   let total = 0
-  for (const [data, requests] of sample(fc.tuple(datasetOf(3), fc.array(funnelRequest, { minLength: 6, maxLength: 6 })), runs, seed)) {
+  for (const [data, requests] of sample(fc.tuple(datasetOf(3), fc.array(funnelRequest, { minLength: 8, maxLength: 8 })), runs, seed)) {
     const features = dataFeatures(data.events, (id) => data.persons[id]?.id)
     for (const params of requests) {
       total++

@@ -1,11 +1,15 @@
 /**
- * Random small funnels for the reference property: a handful of persons
- * (one with two distinct ids, one distinct id without a person), events
- * a/b/c/x on a coarse grid (many shared instants, exact window boundaries),
- * a browser, an os, a small number, companies as group 0, an action and two
- * cohorts; requests with 2-4 steps (events, "All events", the action, step
- * filters), every order type, windows in minutes, exclusions on x, every
- * breakdown type and attribution, group aggregation.
+ * Random funnels for the reference property, built from per-person
+ * journeys: a handful of persons (one with two distinct ids, one distinct id
+ * without a person), each walking a, b, c partly (a prefix of a -> b -> c, now
+ * and then in another order), with x (the exclusion) and stray events between,
+ * some walking again later (returns), some steps at the instant of the one
+ * before (ties) and gaps up to a few grid points (exact window edges); a browser
+ * per journey that an event changes now and then, an os, a small number,
+ * companies as group 0, an action and two cohorts. Requests with 2-4 steps
+ * (events, "All events", the action, step filters), every order type, windows
+ * in minutes, exclusions on x, every breakdown type and attribution, group
+ * aggregation. generator-shares.test.ts checks what the runs reach.
  */
 import fc from 'fast-check'
 import type { FunnelExampleData } from '../../reference/funnel-dataset.js'
@@ -22,40 +26,100 @@ const PERSONS: Record<string, RefPerson> = {
 const BASE = Date.UTC(2024, 2, 5, 10)
 export const ACTION_ID = 7
 
-const eventArb = fc.record({
-  distinct: fc.constantFrom(...DISTINCT_IDS),
-  name: fc.constantFrom('a', 'b', 'c', 'x'),
-  // Whole minutes on a small range: many shared instants and exact window edges.
-  minute: fc.integer({ min: 0, max: 40 }),
+interface Touch {
+  readonly browser: string | undefined
+  readonly os: string | undefined
+  readonly company: string | undefined
+}
+interface WalkEvent {
+  readonly name: string
+  readonly gap: number
+  readonly n: number
+  readonly touch: Touch | null
+}
+
+const touchArb: fc.Arbitrary<Touch> = fc.record({
   browser: fc.constantFrom('Chrome', 'Safari', undefined),
   os: fc.constantFrom('Mac', undefined),
-  n: fc.constantFrom(0, 1, 2),
   company: fc.constantFrom('acme', 'beta', undefined),
 })
 
+/** One event of a walk: its name, the grid points since the one before (0: a tie), what it carries. */
+const stepEventArb: fc.Arbitrary<WalkEvent> = fc.record({
+  name: fc.constantFrom('a', 'b', 'c', 'x'),
+  gap: fc.constantFrom(0, 0, 1, 1, 2, 3, 5),
+  n: fc.constantFrom(0, 1, 1, 2),
+  // One event in four leaves the journey's browser and os for others.
+  touch: fc.option(touchArb, { freq: 3 }),
+})
+
 /**
- * Datasets in the worked examples' plain form; uuids increase with the
- * event's position. Events are `spacing` minutes apart on the grid (trends
- * spread them over several hourly periods).
+ * A walk: `reach` steps of a -> b -> c (one walk in four shuffled), each
+ * followed by an event of `noise` (x or a stray step) one time in three.
  */
-export const datasetOf = (spacing: number): fc.Arbitrary<FunnelExampleData> => fc.array(eventArb, { minLength: 0, maxLength: 30 }).map((rows) => ({
-  events: rows.map(
-    (r, i): RefEvent => ({
-      uuid: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`,
-      event: r.name,
-      distinct_id: r.distinct,
-      timestamp: new Date(BASE + r.minute * spacing * 60_000).toISOString(),
-      properties: { n: r.n, ...(r.browser ? { $browser: r.browser } : {}), ...(r.os ? { $os: r.os } : {}) },
-      ...(r.company ? { groups: { 0: r.company } } : {}),
-    }),
-  ),
-  persons: PERSONS,
-  groups: { 0: { acme: { industry: 'finance' }, beta: { industry: 'retail' } } },
-  project: { timezone: 'UTC', weekStartDay: 0, testAccountFilters: [] },
-  now: '2024-03-20T12:00:00Z',
-  actions: { [ACTION_ID]: { name: 'A or C', eventNames: ['a', 'c'] } },
-  cohorts: { 1: { name: 'Pro', personIds: ['P1'] }, 2: { name: 'Others', personIds: ['P2', 'P3'] } },
-}))
+const walkArb = fc
+  .record({
+    reach: fc.integer({ min: 1, max: 3 }),
+    shuffled: fc.integer({ min: 0, max: 3 }).map((k) => k === 0),
+    events: fc.array(stepEventArb, { minLength: 6, maxLength: 6 }),
+    noise: fc.array(fc.integer({ min: 0, max: 2 }).map((k) => k === 0), { minLength: 3, maxLength: 3 }),
+  })
+  .map(({ reach, shuffled, events, noise }) => {
+    const path = shuffled ? events.slice(0, reach).map((e) => e.name) : ['a', 'b', 'c'].slice(0, reach)
+    const out: WalkEvent[] = []
+    path.forEach((name, i) => {
+      out.push({ ...events[i]!, name })
+      if (noise[i]) out.push(events[i + 3]!)
+    })
+    return out
+  })
+
+const journeyArb = fc.record({
+  distinct: fc.constantFrom(...DISTINCT_IDS),
+  start: fc.integer({ min: 0, max: 30 }),
+  touch: touchArb,
+  // A return: a second walk, up to 20 grid points after the first ends.
+  walks: fc.array(walkArb, { minLength: 1, maxLength: 2 }),
+  pause: fc.integer({ min: 1, max: 20 }),
+})
+
+/**
+ * Datasets in the worked examples' plain form, 4 to 9 journeys (about 20 to
+ * 50 events); uuids increase with the event's position. Grid points are
+ * `spacing` minutes apart (trends spread them over several hourly periods).
+ */
+export const datasetOf = (spacing: number): fc.Arbitrary<FunnelExampleData> =>
+  fc.array(journeyArb, { minLength: 4, maxLength: 9, size: 'max' }).map((journeys) => {
+    const rows: Array<{ distinct: string; name: string; point: number; n: number; touch: Touch }> = []
+    for (const j of journeys) {
+      let point = j.start
+      j.walks.forEach((walk, w) => {
+        if (w > 0) point += j.pause
+        for (const e of walk) {
+          point += e.gap
+          rows.push({ distinct: j.distinct, name: e.name, point, n: e.n, touch: e.touch ?? j.touch })
+        }
+      })
+    }
+    return {
+      events: rows.map(
+        (r, i): RefEvent => ({
+          uuid: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`,
+          event: r.name,
+          distinct_id: r.distinct,
+          timestamp: new Date(BASE + r.point * spacing * 60_000).toISOString(),
+          properties: { n: r.n, ...(r.touch.browser ? { $browser: r.touch.browser } : {}), ...(r.touch.os ? { $os: r.touch.os } : {}) },
+          ...(r.touch.company ? { groups: { 0: r.touch.company } } : {}),
+        }),
+      ),
+      persons: PERSONS,
+      groups: { 0: { acme: { industry: 'finance' }, beta: { industry: 'retail' } } },
+      project: { timezone: 'UTC', weekStartDay: 0, testAccountFilters: [] },
+      now: '2024-03-20T12:00:00Z',
+      actions: { [ACTION_ID]: { name: 'A or C', eventNames: ['a', 'c'] } },
+      cohorts: { 1: { name: 'Pro', personIds: ['P1'] }, 2: { name: 'Others', personIds: ['P2', 'P3'] } },
+    }
+  })
 
 export const datasetArb = datasetOf(1)
 
