@@ -2,7 +2,7 @@ import type { BreakdownSpec } from '../breakdowns/breakdown-spec.js'
 import type { PropertyFilters } from '../filters/property-filters.js'
 import { eventScope, type EventScope } from '../scope/event-scope.js'
 import type { FilterNeeds } from '../scope/filter-needs.js'
-import type { QueryEnv } from '../trends/series-scope.js'
+import type { QueryEnv } from './query-env.js'
 
 export interface AnalysisScopeOptions {
   /** Inclusive, epoch microseconds; null reads every event of the project. */

@@ -1,5 +1,5 @@
 import { sql, type Expression } from 'kysely'
-import type { HogqlFunction } from './functions.js'
+import type { HogqlFunction } from './hogql-function.js'
 import { HogqlError, type HogqlNode } from './hogql-node.js'
 import { fromLocalTime, localTime, make, timeOf, type Ctx, type Temporal, type Value } from './value.js'
 

@@ -1,15 +1,10 @@
 import { sql } from 'kysely'
 import { regex, foldCase } from './comparison.js'
 import { DATE_FUNCTIONS } from './date-functions.js'
+import type { HogqlFunction } from './hogql-function.js'
 import { HogqlError, type HogqlNode } from './hogql-node.js'
 import { boolOf, commonKind, commonTemporal, convert, make, numberOf, textOf, type Ctx, type Value } from './value.js'
 
-/** A function of the subset: its arity and how it compiles its (uncompiled) arguments. */
-export interface HogqlFunction {
-  readonly min: number
-  readonly max: number
-  compile(args: ReadonlyArray<unknown>, node: HogqlNode, ctx: Ctx): Value
-}
 
 const fn = (min: number, max: number, compile: HogqlFunction['compile']): HogqlFunction => ({ min, max, compile })
 const one = (args: ReadonlyArray<unknown>, ctx: Ctx) => ctx.compile(args[0])

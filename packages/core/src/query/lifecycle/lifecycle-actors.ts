@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { Period } from '../trends/periods.js'
-import type { QueryEnv } from '../trends/series-scope.js'
+import type { QueryEnv } from '../analysis/query-env.js'
 import type { TrendRequest, TrendSeries } from '../trends/trend-request.js'
 import type { LifecycleStatus } from './lifecycle-sql.js'
 import { lifecycleStatuses } from './run-lifecycle.js'

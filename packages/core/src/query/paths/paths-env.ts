@@ -3,7 +3,7 @@ import { prepareQueryExtensions } from '../analysis/query-extensions.js'
 import { resolveDateRange, type ResolvedDateRange } from '../dates/resolve-date-range.js'
 import { earliestEvent } from '../scope/earliest-event.js'
 import { loadQueryProject } from '../scope/query-project.js'
-import type { QueryEnv } from '../trends/series-scope.js'
+import type { QueryEnv } from '../analysis/query-env.js'
 import { checkCleaningRule, type PathCleaningRule, type PathsRequest } from './paths-request.js'
 
 /** What one paths query reads besides its events: the project, its extensions, the range and the cleaning rules. */

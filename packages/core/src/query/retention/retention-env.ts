@@ -2,7 +2,7 @@ import type { EngineContext } from '../../context.js'
 import { prepareQueryExtensions } from '../analysis/query-extensions.js'
 import { earliestEvent } from '../scope/earliest-event.js'
 import { loadQueryProject } from '../scope/query-project.js'
-import type { QueryEnv } from '../trends/series-scope.js'
+import type { QueryEnv } from '../analysis/query-env.js'
 import type { RetentionRequest } from './retention-request.js'
 import { retentionWindow, type RetentionWindow } from './retention-window.js'
 

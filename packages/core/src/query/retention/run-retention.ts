@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { EngineContext } from '../../context.js'
 import { nowIso } from '../../time/timestamp.js'
-import type { QueryEnv } from '../trends/series-scope.js'
+import type { QueryEnv } from '../analysis/query-env.js'
 import { retentionCellsSql, retentionCountsSql, type RetentionCell } from './retention-cells-sql.js'
 import { retentionEnv } from './retention-env.js'
 import { retentionEventsSql, type RetentionEventRow } from './retention-events-sql.js'

@@ -4,7 +4,8 @@ import { compileHogql, hogqlToText } from '../hogql/index.js'
 import type { HogqlNode } from '../hogql/hogql-node.js'
 import { parseHogqlExpression } from '../hogql/parser.js'
 import type { QuerySources } from '../scope/query-sources.js'
-import { hogqlScope, type QueryEnv } from './series-scope.js'
+import { hogqlScope } from './series-scope.js'
+import type { QueryEnv } from '../analysis/query-env.js'
 
 /** A `math_hogql` aggregate over the rows of a bucket: its SQL aggregate and the per-row column it reads. */
 export interface HogqlAggregateSql {

@@ -8,7 +8,7 @@ import { seriesObjects, type TrendSeriesObject } from './series-object.js'
 import { seriesValues } from './series-values.js'
 import { checkTrendAnswer, queryEnv, requestPeriods } from './trend-env.js'
 import { decodeTrendRequest, type TrendRequest } from './trend-request.js'
-import type { QueryEnv } from './series-scope.js'
+import type { QueryEnv } from '../analysis/query-env.js'
 
 /** What `/insights/trend/` answers (reference §0). Caching comes later: `is_cached` is always false. */
 export interface TrendResponse {

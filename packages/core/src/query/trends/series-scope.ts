@@ -1,28 +1,17 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
-import type { SqlHooks } from '../../storage.js'
-import type { QueryExtensions } from '../analysis/query-extensions.js'
+import type { QueryEnv } from '../analysis/query-env.js'
 import { breakdownValueSql } from '../breakdowns/breakdown-value.js'
 import type { BreakdownSpec } from '../breakdowns/breakdown-spec.js'
 import { analysisScope } from '../analysis/analysis-scope.js'
 import { addFilterNeeds, noNeeds, type FilterNeeds } from '../scope/filter-needs.js'
 import type { PropertyCondition, PropertyFilters, PropertyGroup } from '../filters/property-filters.js'
 import { formatTimestamp } from '../../time/timestamp.js'
-import type { QueryProject } from '../scope/query-project.js'
 import type { QuerySources } from '../scope/query-sources.js'
 import { seriesCondition } from '../series/series-condition.js'
 import { NULL_MARKER } from './breakdown-markers.js'
 import { binLabelSql, type HistogramBin } from './histogram-bins.js'
 import { compileHogql, hogqlToText, type HogqlScope } from '../hogql/index.js'
 import type { TrendRequest, TrendSeries } from './trend-request.js'
-
-/** What every query of one analysis shares: the project, the dialect, actions, cohorts, the clock. */
-export interface QueryEnv {
-  readonly project: QueryProject
-  readonly hooks: SqlHooks
-  readonly extensions: QueryExtensions
-  /** The engine's clock when the analysis started (HogQL's `now()`). */
-  readonly now: Date
-}
 
 /** The events of one series: FROM, WHERE (scope and series condition) and the columns to read. */
 export interface SeriesScope {

@@ -7,7 +7,7 @@ import { earliestEvent } from '../scope/earliest-event.js'
 import { loadQueryProject } from '../scope/query-project.js'
 import type { Period, PeriodsContext } from './periods.js'
 import { trendPeriods } from './periods.js'
-import type { QueryEnv } from './series-scope.js'
+import type { QueryEnv } from '../analysis/query-env.js'
 import type { TrendRequest } from './trend-request.js'
 
 /** The project, dialect and loaded actions of one request. */
