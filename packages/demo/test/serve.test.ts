@@ -4,10 +4,10 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSightline, type Sightline } from '@sightline/core'
 import { duckdbStorage } from '@sightline/storage-duckdb'
-import { bootstrap, runServe, type ServeCommandOptions } from '../src/serve-command.js'
+import { bootstrap } from '../src/serve-command.js'
 import { curlExamples, startServer, type RunningServer } from '../src/serve.js'
 import { parseStorageSpec } from '../src/storage-spec.js'
-import { CapturedOutput } from './captured-output.js'
+import { serving } from './serving.js'
 
 const KEY = `phx_${'a1'.repeat(20)}`
 
@@ -65,23 +65,6 @@ describe('sightline serve', () => {
     expect(lines[1]).toContain(`/api/projects/${projectId}/event_definitions/`)
   })
 })
-
-/** `sightline serve` on a free port until `stop()`; what it printed up to serving. */
-async function serving(options: ServeCommandOptions): Promise<{ out: CapturedOutput; url: string; stop: () => Promise<void> }> {
-  const out = new CapturedOutput()
-  const abort = new AbortController()
-  const running = runServe({ ...options, port: 0, out, signal: abort.signal })
-  const ended = running.then(() => Promise.reject(new Error(`serve stopped before serving:\n${out.text}`)))
-  const [, url = ''] = await Promise.race([out.waitFor(/serving (http:\/\/\S+)/), ended])
-  return {
-    out,
-    url,
-    stop: async () => {
-      abort.abort()
-      await running
-    },
-  }
-}
 
 const projectsWith = (url: string, key: string | undefined) =>
   fetch(`${url}/api/projects/`, key === undefined ? {} : { headers: { Authorization: `Bearer ${key}` } })

@@ -45,6 +45,46 @@ describe('/flags/: PostHog with no feature flags', () => {
   })
 })
 
+describe('/decide/: PostHog with nothing enabled, for SDKs before /flags/', () => {
+  // posthog/api/decide.py: the configuration with every feature off, and the flags by version.
+  const OFF = {
+    config: { enable_collect_everything: true },
+    toolbarParams: {},
+    isAuthenticated: false,
+    supportedCompression: ['gzip', 'gzip-js'],
+    sessionRecording: false,
+    capturePerformance: false,
+    autocapture_opt_out: false,
+    autocaptureExceptions: false,
+    heatmaps: false,
+    surveys: false,
+    siteApps: [],
+  }
+  test('the flags by version: none and v=1 a list, v=2 an object, v=3 with payloads, v=4 flags as /flags/?v=2', async () => {
+    const ask = async (v: string) => {
+      const r = await w.call('POST', `/decide/${v}`, { key: null, body: { token: w.project.apiToken, distinct_id: 'u1' } })
+      expect(r.status, v).toBe(200)
+      return json(r)
+    }
+    expect(await ask('')).toEqual({ ...OFF, featureFlags: [] })
+    expect(await ask('?v=1')).toEqual({ ...OFF, featureFlags: [] })
+    expect(await ask('?v=2')).toEqual({ ...OFF, featureFlags: {} })
+    expect(await ask('?v=3')).toEqual({ ...OFF, featureFlags: {}, featureFlagPayloads: {}, errorsWhileComputingFlags: false })
+    expect(await ask('?v=4')).toEqual({ ...OFF, flags: {}, errorsWhileComputingFlags: false, requestId: expect.stringMatching(UUID) })
+  })
+
+  test('posthog-js form data (base64 `data=`) and the same refusals as /flags/', async () => {
+    const data = Buffer.from(JSON.stringify({ token: w.project.apiToken, distinct_id: 'u1' })).toString('base64')
+    const form = await w.call('POST', '/decide/?v=3', { key: null, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `data=${encodeURIComponent(data)}` })
+    expect(form.status).toBe(200)
+    expect((await json(form)).featureFlags).toEqual({})
+    const none = await w.call('POST', '/decide/?v=3', { key: null, body: { distinct_id: 'u1' } })
+    expect([none.status, (await json(none)).code]).toEqual([401, 'missing_api_key'])
+    const anonymous = await w.call('POST', '/decide/?v=3', { key: null, body: { token: w.project.apiToken } })
+    expect([anonymous.status, (await json(anonymous)).code]).toEqual([400, 'missing_distinct_id'])
+  })
+})
+
 describe('flag definitions for local evaluation', () => {
   for (const path of ['/flags/definitions', '/api/feature_flag/local_evaluation/']) {
     test(`${path}: no definitions for a member's personal API key`, async () => {

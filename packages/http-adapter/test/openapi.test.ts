@@ -96,6 +96,8 @@ describe('the OpenAPI document', () => {
     await check('POST', '/flags/', { key: null, body: { token: w.project.apiToken, distinct_id: 'u' } })
     await check('GET', `/flags/?v=2&token=${w.project.apiToken}&data=${encodeURIComponent(Buffer.from(JSON.stringify({ distinct_id: 'u' })).toString('base64'))}`, { key: null })
     expect((await check('POST', '/flags/?v=2', { key: null, body: { distinct_id: 'u' } })).status).toBe(401)
+    for (const v of ['', '?v=2', '?v=3', '?v=4']) await check('POST', `/decide/${v}`, { key: null, body: { token: w.project.apiToken, distinct_id: 'u' } })
+    await check('GET', `/decide/?v=3&token=${w.project.apiToken}&data=${encodeURIComponent(Buffer.from(JSON.stringify({ distinct_id: 'u' })).toString('base64'))}`, { key: null })
     await check('GET', `/flags/definitions?token=${w.project.apiToken}&send_cohorts`)
     await check('GET', `/api/feature_flag/local_evaluation/?token=${w.project.apiToken}`)
     expect((await check('GET', `/flags/definitions?token=${w.otherProject.apiToken}`)).status).toBe(401)

@@ -3,7 +3,7 @@ import { principalOf } from '../access.js'
 import { invalidPayload, readCapturePayload } from '../capture/payload.js'
 import { checkTokenShape, findToken, invalidToken } from '../capture/token.js'
 import { invalidInput, jsonResponse } from '../errors.js'
-import { endpoint } from '../route.js'
+import { endpoint, type RouteContext } from '../route.js'
 
 /**
  * PostHog's feature-flag endpoints for SDKs, answered as a PostHog project
@@ -37,6 +37,23 @@ const FlagDefinitions = Schema.Struct({
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /**
+ * Reads a flags request (`/flags/`, `/decide/`) as capture reads its payload
+ * and refuses what PostHog refuses: no token 401, an unknown token 401, no
+ * `distinct_id` 400. Nothing else of it matters: there are no flags.
+ */
+export async function checkFlagsRequest(ctx: RouteContext<unknown>): Promise<void> {
+  const method = ctx.request.method.toUpperCase()
+  const payload = await readCapturePayload(ctx.request, ctx.url, ctx.raw, ctx.options.maxCaptureBodyBytes)
+  const data = payload.data
+  const token = checkTokenShape(findToken(method, ctx.query, payload.form, data))
+  if (!(await ctx.sightline.projects.getByApiToken(token))) throw invalidToken()
+  const distinctId = isObject(data) ? data.distinct_id : undefined
+  if (distinctId === undefined || distinctId === null || distinctId === '') {
+    throw invalidPayload('The distinct_id field is missing from the request.', 'missing_distinct_id', 'distinct_id')
+  }
+}
+
+/**
  * `/flags/`: the project token in the body (`token`, `api_key`, `$token`) or,
  * for GET, the query, as capture reads it; JSON, gzip or base64 form data. A
  * request PostHog would refuse is refused the same way (no token 401, unknown
@@ -56,15 +73,7 @@ export const flags = endpoint({
   errors: { 401: 'No project token, a malformed one, or one of no project (`code` says which).' },
   responses: { 200: Schema.Union([FlagsV2, FlagsLegacy]) },
   async handle(ctx) {
-    const method = ctx.request.method.toUpperCase()
-    const payload = await readCapturePayload(ctx.request, ctx.url, ctx.raw, ctx.options.maxCaptureBodyBytes)
-    const data = payload.data
-    const token = checkTokenShape(findToken(method, ctx.query, payload.form, data))
-    if (!(await ctx.sightline.projects.getByApiToken(token))) throw invalidToken()
-    const distinctId = isObject(data) ? data.distinct_id : undefined
-    if (distinctId === undefined || distinctId === null || distinctId === '') {
-      throw invalidPayload('The distinct_id field is missing from the request.', 'missing_distinct_id', 'distinct_id')
-    }
+    await checkFlagsRequest(ctx)
     const version = Number.parseInt(ctx.query.get('v') ?? '', 10)
     const requestId = crypto.randomUUID()
     return jsonResponse(

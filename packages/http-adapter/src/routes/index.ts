@@ -3,6 +3,7 @@ import * as actions from './actions.js'
 import * as analyses from './analyses.js'
 import * as capture from './capture.js'
 import * as dashboards from './dashboards.js'
+import * as decide from './decide.js'
 import * as cohorts from './cohorts.js'
 import * as eventDefinitions from './event-definitions.js'
 import * as flags from './flags.js'
@@ -111,6 +112,8 @@ export const apiRoutes: ReadonlyArray<Route> = [
 
   route('GET',    '/flags/',                                             flags.flags),
   route('POST',   '/flags/',                                             flags.flags),
+  route('GET',    '/decide/',                                            decide.decide),
+  route('POST',   '/decide/',                                            decide.decide),
   route('GET',    '/flags/definitions/',                                 flags.definitions),
   route('GET',    '/api/feature_flag/local_evaluation/',                 flags.definitions),
 ]
