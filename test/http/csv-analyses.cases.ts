@@ -207,6 +207,46 @@ export function csvAnalysisCases(target: ConformanceTarget): void {
       )
     })
 
+    /**
+     * A people URL of a result with `format=csv`: PostHog's exporter writes a persons list as its
+     * persons (csv_exporter's "persons modal" rows), each flattened by the CSV renderer: dotted headers,
+     * sorted. Each record against the same page as JSON, whose ids and creation times are the engine's;
+     * a person's `$creator_event_uuid` (PostHog sets it on creation) is the uuid of its first event.
+     */
+    async function personsCsv(url: string, expected: Partial<Record<'p1' | 'p2' | 'p3', string>>): Promise<void> {
+      const creator = { p1: uuid(1), p2: uuid(4), p3: uuid(6) } as Record<string, string>
+      const path = `/${url.replace(/^\//, '')}`
+      const json = await live.call('GET', path)
+      const text = await live.call('GET', `${path}${path.includes('?') ? '&' : '?'}format=csv`)
+      expect(text.status, text.text.slice(0, 300)).toBe(200)
+      expect(text.headers.get('content-type')).toBe('text/csv; charset=utf-8')
+      // The page's persons are those expected, each with its one distinct id and its plan.
+      expect(json.body.results.map((p: { distinct_ids: string[] }) => p.distinct_ids[0]).sort()).toEqual(Object.keys(expected).sort())
+      const records = json.body.results.map((p: { id: string; created_at: string; distinct_ids: [keyof typeof expected] }) => {
+        const [id] = p.distinct_ids
+        return `${p.created_at},${id},${p.id},${creator[id]},${expected[id]}`
+      })
+      expect(text.text).toBe(csv('created_at,distinct_ids.0,id,properties.$creator_event_uuid,properties.plan', ...records))
+    }
+
+    test('the persons behind a point as CSV: funnel steps, a trend day, a retention cohort, a path node', async () => {
+      const plans = { p1: 'pro', p2: FORMULA_CELL, p3: QUOTED_CELL }
+      // Funnel: p1 and p2 paid within the window (converted at the second step), p3 dropped off there.
+      const funnel = await live.call('POST', `${base}/funnel/`, { body: { events: STEPS, ...RANGE } })
+      await personsCsv(funnel.body.result[1].converted_people_url, { p1: plans.p1, p2: plans.p2 })
+      await personsCsv(funnel.body.result[1].dropped_people_url, { p3: plans.p3 })
+      // Trend: the signups of the 13th are p1's and p2's.
+      const trend = await live.call('POST', `${base}/trend/`, { body: { events: [{ id: 'signup' }], ...RANGE } })
+      await personsCsv(trend.body.result[0].persons_urls[1].url, { p1: plans.p1, p2: plans.p2 })
+      // Retention: the cohort of the 12th is p1.
+      const retention = await live.call('POST', `${base}/retention/`, {
+        body: { target_entity: { id: 'signup', type: 'events' }, returning_entity: { id: 'signup', type: 'events' }, period: 'Day', total_intervals: 3, date_to: '2026-01-14' },
+      })
+      await personsCsv(retention.body.result[0].people_url, { p1: plans.p1 })
+      // Paths: p1 and p2 start at view_a.
+      await personsCsv(`api/projects/${live.a.project.id}/persons/path/?${queryOf({ include_event_types: ['custom_event'], ...RANGE, path_start_key: '1_view_a' })}`, { p1: plans.p1, p2: plans.p2 })
+    })
+
     test('cancel and timing: 400 naming `format`, nothing done; JSON unchanged', async () => {
       for (const [path, body] of [
         ['cancel', { client_query_id: 'csv-nothing-runs' }],

@@ -69,7 +69,7 @@ function getAnalysis(kind: Analysis) {
   })
 }
 
-/** The persons behind one point of an analysis, paginated: what the result's people URLs answer. */
+/** The persons behind one point of an analysis, paginated: what the result's people URLs answer, as JSON or CSV. */
 function persons(kind: Persons, what: string) {
   return endpoint({
     summary: `The persons ${what}, paginated (the result's people URLs).`,
@@ -77,6 +77,8 @@ function persons(kind: Persons, what: string) {
     access: { scope: 'person:read' },
     query: LIST_QUERY,
     responses: { 200: Paginated(AnalysisPerson, 'AnalysisPerson') },
+    // `format=csv`: the page's persons as records (respond), as PostHog's exporter writes a persons modal.
+    formats: FORMATS,
     errors: ANALYSIS_ERRORS,
     async handle(ctx) {
       const project = await projectOf(ctx)
