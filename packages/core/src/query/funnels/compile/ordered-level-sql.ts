@@ -7,7 +7,7 @@ import { cols, hasBit, id, int, join, nullOf, sameCols, type Sql } from './sql-k
 /** The CTEs one level adds: the paths that completed `level` steps, and what exclusions did one level down. */
 export interface LevelCtes {
   readonly ctes: ReadonlyArray<readonly [string, Sql]>
-  /** `t{level}`: tenures of E[level] (run, seq, st, t1..t{level}, sts). */
+  /** `t{level}`: tenures of E[level] (run, seq, st, t1..t{level}, sts: ',' unless the last instant is split). */
   readonly tenures: string
   /** `x{level}`: runs with a derivation at `level` from an excluded path (run columns only); null without exclusions there. */
   readonly excluded: string | null
@@ -36,8 +36,8 @@ const tcols = (count: number, prefix = 't', alias?: string) => Array.from({ leng
  * step L+1) lets T be extended again.
  *
  * Tenure attributes are carried by running maxima: starts and step times
- * only grow from one tenure to the next. The same-instant uuid list is
- * carried packed behind its 20-digit seq, so the max picks the latest.
+ * only grow from one tenure to the next. The same-instant uuid list (`sts`)
+ * is kept only for tenures ending in a split instant and joined where needed.
  */
 export function levelSql(plan: FunnelPlan, level: number): LevelCtes {
   const L = level - 1
@@ -53,13 +53,13 @@ export function levelSql(plan: FunnelPlan, level: number): LevelCtes {
   const tNull = tcols(L).map(() => nullOf('bigint'))
   const bNull = bcols.map(() => nullOf('text'))
   const branches: Sql[] = [
-    sql`select ${run}, seq, 0 as k, st, ${join(tcols(L))}, sts, ${nullOf('bigint')} as ts, ${nullOf('text')} as u, 0 as multi${bcols.length ? sql`, ${join(bNull.map((b, i) => sql`${b} as ${id(`b${i}`)}`))}` : sql``}, ${nullOf('bigint')} as mask from ${id(`t${L}`)}`,
-    sql`select ${run}, seq, ${int(P)}, ${nullOf('bigint')}, ${join(tNull)}, ${nullOf('text')}, ts, cast(uuid as varchar), multi${bcols.length ? sql`, ${join(bcols)}` : sql``}, mask from occ where kind = ${int(P)} and lvl = ${int(level)}`,
+    sql`select ${run}, seq, 0 as k, st, ${join(tcols(L))}, ${nullOf('bigint')} as ts, ${nullOf('text')} as u, 0 as multi${bcols.length ? sql`, ${join(bNull.map((b, i) => sql`${b} as ${id(`b${i}`)}`))}` : sql``}, ${nullOf('bigint')} as mask from ${id(`t${L}`)}`,
+    sql`select ${run}, seq, ${int(P)}, ${nullOf('bigint')}, ${join(tNull)}, ts, cast(uuid as varchar), multi${bcols.length ? sql`, ${join(bcols)}` : sql``}, mask from occ where kind = ${int(P)} and lvl = ${int(level)}`,
   ]
-  if (excl) branches.push(sql`select ${run}, seq, ${int(X)}, ${nullOf('bigint')}, ${join(tNull)}, ${nullOf('text')}, ts, ${nullOf('text')}, 0${bNull.length ? sql`, ${join(bNull)}` : sql``}, mask from occ where kind = ${int(X)} and lvl = ${int(L)}`)
+  if (excl) branches.push(sql`select ${run}, seq, ${int(X)}, ${nullOf('bigint')}, ${join(tNull)}, ts, ${nullOf('text')}, 0${bNull.length ? sql`, ${join(bNull)}` : sql``}, mask from occ where kind = ${int(X)} and lvl = ${int(L)}`)
   if (strict) {
     branches.push(
-      sql`select ${run}, seq, ${int(C)}, ${nullOf('bigint')}, ${join(tNull)}, ${nullOf('text')}, ${nullOf('bigint')}, ${nullOf('text')}, 0${bNull.length ? sql`, ${join(bNull)}` : sql``}, mask
+      sql`select ${run}, seq, ${int(C)}, ${nullOf('bigint')}, ${join(tNull)}, ${nullOf('bigint')}, ${nullOf('text')}, 0${bNull.length ? sql`, ${join(bNull)}` : sql``}, mask
       from occ where kind = ${int(C)} and (not ${hasBit(sql`mask`, L - 1)} or not ${hasBit(sql`mask`, L)})`,
     )
   }
@@ -69,26 +69,31 @@ export function levelSql(plan: FunnelPlan, level: number): LevelCtes {
   const w = sql`(partition by ${run} order by seq rows between unbounded preceding and current row)`
   const latest = (expr: Sql) => sql`max(case when k = 0 then ${expr} end) over ${w}`
   const win = sql`select ${run}, seq, k, ts, u, multi${bcols.length ? sql`, ${join(bcols)}` : sql``}, st,
-    ${latest(sql`seq`)} as tb, ${latest(sql`st`)} as cst, ${join(tcols(L).map((t, i) => sql`${latest(t)} as ${id(`c${i + 1}`)}`))},
-    ${latest(sql`lpad(cast(seq as varchar), 20, '0') || sts`)} as csts
+    ${latest(sql`seq`)} as tb, ${latest(sql`st`)} as cst, ${join(tcols(L).map((t, i) => sql`${latest(t)} as ${id(`c${i + 1}`)}`))}
     ${strict ? sql`, max(case when k = ${int(C)} and not ${hasBit(sql`mask`, L - 1)} then seq end) over ${w} as clr,
       max(case when k = ${int(C)} and not ${hasBit(sql`mask`, L)} then seq end) over ${w} as nclr` : sql``}
     from ${id(names.items)}`
 
-  // 3. Which codes count: alive tenure, window, attribution, a split instant's used events.
-  const alive = strict ? sql`(tb is not null and tb > coalesce(clr, -1))` : sql`(tb is not null)`
-  const cL = id(`c${L}`)
-  const used = sql`(multi = 1 and ${cL} = ts and strpos(substr(csts, 21), ',' || u || ',') > 0)`
-  const validP = sql`(k = ${int(P)} and ${alive} and ts - cst <= ${W}${attr ? sql` and ${carriesRunValue(plan)}` : sql``} and not ${used})`
-  const validX = sql`(k = ${int(X)} and ${alive} and ts - cst <= ${W})`
-  const seg = strict ? sql`(case when coalesce(nclr, -1) > tb then nclr else tb end)` : sql`tb`
-  const valid = sql`select ${run}, seq, ts, u, tb, ${seg} as seg, cst, ${join(tcols(L, 'c'))}, csts, ${validP} as vp, ${validX} as vx
-    from ${id(names.win)} where k in (${int(P)}, ${int(X)}) and ${alive}`
+  // 3. Which codes count: alive tenure, window, attribution, a split instant's used events. The live
+  //    tenure's events at its last instant (`psts`) are looked up only for tenures that ended in a split
+  //    instant (`sts` other than ','), the only ones a code can meet again at their own instant: a running
+  //    max of that text over every row was the costliest column of the pass.
+  const alive = strict ? sql`(w.tb is not null and w.tb > coalesce(w.clr, -1))` : sql`(w.tb is not null)`
+  const cL = id(`w.c${L}`)
+  const used = sql`(w.multi = 1 and ${cL} = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0)`
+  const validP = sql`(w.k = ${int(P)} and ${alive} and w.ts - w.cst <= ${W}${attr ? sql` and ${carriesRunValue(plan, 'w')}` : sql``} and not coalesce(${used}, false))`
+  const validX = sql`(w.k = ${int(X)} and ${alive} and w.ts - w.cst <= ${W})`
+  const seg = strict ? sql`(case when coalesce(w.nclr, -1) > w.tb then w.nclr else w.tb end)` : sql`w.tb`
+  const splitTenures = sql`select ${run}, seq, sts from ${id(`t${L}`)} where sts <> ','`
+  const valid = sql`select ${runCols(plan, 'w')}, w.seq, w.ts, w.u, w.multi, w.tb, ${seg} as seg, w.cst, ${join(tcols(L, 'c', 'w'))}, ms.sts as psts, ${validP} as vp, ${validX} as vx
+    from ${id(names.win)} as w left join (${splitTenures}) as ms on ${sameCols(runNames(plan), 'ms', 'w')} and ms.seq = w.tb
+    where w.k in (${int(P)}, ${int(X)}) and ${alive}`
 
   // 4. Per tenure and strict segment: the first counting step code, the first counting exclusion code.
+  // `qu`: the first counting step code's uuid, behind its seq, only when it is in a split instant.
   const packed = (e: Sql) => sql`lpad(cast(seq as varchar), 20, '0') || ${e}`
-  const groups = sql`select ${run}, tb, seg, max(cst) as st, ${join(tcols(L, 'c').map((c, i) => sql`max(${c}) as ${id(`c${i + 1}`)}`))}, max(csts) as csts,
-    min(case when vp then seq end) as q, min(case when vp then ts end) as qts, min(case when vp then ${packed(sql`u`)} end) as qu
+  const groups = sql`select ${run}, tb, seg, max(cst) as st, ${join(tcols(L, 'c').map((c, i) => sql`max(${c}) as ${id(`c${i + 1}`)}`))}, max(psts) as psts,
+    min(case when vp then seq end) as q, min(case when vp then ts end) as qts, min(case when vp then ${packed(sql`(case when multi = 1 then u else '' end)`)} end) as qu
     ${excl ? sql`, min(case when vx then seq end) as x, min(case when vx then ts end) as xts` : sql``}
     from ${id(names.valid)} group by ${run}, tb, seg`
 
@@ -100,7 +105,7 @@ export function levelSql(plan: FunnelPlan, level: number): LevelCtes {
   ]
   const g = (n: string) => id(`g.${n}`)
   const newPath = sql`select ${runCols(plan, 'g')}, g.q as seq, g.st, ${join(tcols(L, 'c', 'g').map((c, i) => sql`${c} as ${id(`t${i + 1}`)}`))}, g.qts as ${id(`t${level}`)},
-    (case when ${g(`c${L}`)} = g.qts then substr(g.csts, 21) else ',' end) || substr(g.qu, 21) || ',' as sts
+    (case when substr(g.qu, 21) = '' then ',' else (case when ${g(`c${L}`)} = g.qts then coalesce(g.psts, ',') else ',' end) || substr(g.qu, 21) || ',' end) as sts
     from ${id(names.groups)} as g`
   if (!excl) {
     ctes.push([names.tenures, sql`${newPath} where g.q is not null`])

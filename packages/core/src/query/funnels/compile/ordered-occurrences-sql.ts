@@ -87,8 +87,8 @@ export function occurrencesSql(plan: FunnelPlan): Sql {
  * starts a path at its own time unless one already started at that instant
  * (steps.rs: E[0] is "now", and E[1] already holds it); with step
  * attribution on step 0, only events carrying the run's value start one.
- * `sts` lists the path's events at its last instant (`,uuid,`), which a split
- * instant may not reuse.
+ * `sts` lists the path's events at its last instant (`,uuid,`) when that is a
+ * split instant, which may not reuse them (',' otherwise).
  */
 export function firstLevelSql(plan: FunnelPlan): Sql {
   const attribution = plan.attributionLevel === 1 ? sql` and ${carriesRunValue(plan)}` : sql``
@@ -104,8 +104,9 @@ export function firstLevelSql(plan: FunnelPlan): Sql {
     return sql`select ${base}, eper as per, min(seq) as seq, min(ts) as st, min(ts) as t1, ',' as sts
       from ${source} where kind = ${int(P)} and lvl = 1${attribution} group by ${base}, eper, ts, cx`
   }
+  // Only a split instant can meet a path's events again at that instant (see levelSql): elsewhere `sts` is ','.
   return sql`select ${runCols(plan)}, min(seq) as seq, min(ts) as st, min(ts) as t1,
-    ',' || substr(min(lpad(cast(seq as varchar), 20, '0') || cast(uuid as varchar)), 21) || ',' as sts
+    coalesce(',' || substr(min(case when multi = 1 then lpad(cast(seq as varchar), 20, '0') || cast(uuid as varchar) end), 21) || ',', ',') as sts
     from occ where kind = ${int(P)} and lvl = 1${attribution} group by ${runCols(plan)}, ts`
 }
 
