@@ -25,9 +25,11 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
  * read from Intl on every call (callers cache: see zone-transitions.ts).
  *
  * date-fns-tz does the same internally, but its public `getTimezoneOffset`
- * and `toZonedTime` read the host's local date fields (`getHours`,
- * `setHours`), so their answers depend on the server's own zone. Sightline
- * must not, hence Intl directly.
+ * and `toZonedTime` read a Date's local fields (`getHours`, `setHours`) as a
+ * wall time: for the instant 2026-03-08T03:00Z, when New York is still on
+ * EST (UTC-5 until 07:00Z), `getTimezoneOffset('America/New_York', date)`
+ * answers UTC-4. Sightline needs the offset at an instant on any host, hence
+ * Intl directly (test: packages/core/test/dates/host-zone.test.ts).
  */
 export function readZoneOffset(timeZone: string, ms: number): number {
   let year = 0
