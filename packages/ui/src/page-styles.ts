@@ -30,6 +30,14 @@ input, select { color: #111827; border: 1px solid #6b7280; border-radius: 4px; p
 .sightline-tiles { display: grid; grid-template-columns: repeat(auto-fill, minmax(480px, 1fr)); gap: 1rem; }
 .sightline-tile { border: 1px solid #d1d5db; border-radius: 6px; padding: .75rem; min-width: 0; }
 .sightline-tile h3 { margin: 0 0 .5rem; font-size: 1rem; }
+/* Saved layouts (layouts.sm): PostHog's 12 columns of 80px rows, only where 12 columns fit; narrower, the tiles stack. */
+@media (min-width: 720px) {
+  .sightline-tiles-placed { grid-template-columns: repeat(12, minmax(0, 1fr)); grid-auto-rows: minmax(80px, auto); }
+  .sightline-tiles-placed > .sightline-tile { grid-column: var(--tile-column, auto) / span var(--tile-width, 6); grid-row: var(--tile-row, auto) / span var(--tile-height, 5); }
+}
+@media (max-width: 719.98px) { .sightline-tiles-placed { grid-template-columns: minmax(0, 1fr); } }
+.sightline-tile-colored { border-left: 6px solid var(--tile-color); }
+.sightline-text { white-space: pre-wrap; overflow-wrap: anywhere; }
 .sightline-table-scroll { overflow-x: auto; margin: .75rem 0; }
 .sightline-table { border-collapse: collapse; font-size: .85rem; }
 .sightline-table th, .sightline-table td { border: 1px solid #e5e7eb; padding: .25rem .5rem; text-align: right; white-space: nowrap; }

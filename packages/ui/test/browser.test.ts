@@ -207,10 +207,26 @@ describe.skipIf(chromiumMissing !== null)('the page in Chromium', () => {
     expect(link.rows).toBeGreaterThan(0)
   })
 
-  test('a dashboard draws each of its tiles', async () => {
+  test('a dashboard draws each of its tiles, at their saved places', async () => {
+    // Saved as PostHog's client saves a dragged layout: PATCH the tiles' layouts (and a colour).
+    const url = `${w.url}/api/projects/${w.projectId}/dashboards/${w.dashboardId}/`
+    const headers = { authorization: `Bearer ${w.key}`, 'content-type': 'application/json' }
+    const board = (await (await fetch(url, { headers })).json()) as { tiles: Array<{ id: number }> }
+    const [a, b] = board.tiles
+    const patch = { tiles: [{ id: a!.id, layouts: { sm: { x: 0, y: 0, w: 4, h: 5 } } }, { id: b!.id, layouts: { sm: { x: 4, y: 0, w: 8, h: 5 } }, color: 'green' }] }
+    expect((await fetch(url, { method: 'PATCH', headers, body: JSON.stringify(patch) })).status).toBe(200)
+    await page.goto(`${w.url}/#/project/${w.projectId}`)
     await page.goto(`${w.url}/#/project/${w.projectId}/dashboard/${w.dashboardId}`)
     await expect.poll(() => page.locator('.sightline-tile .sightline-view').count(), { timeout: HANG }).toBe(2)
     expect(await page.locator('.sightline-tile svg').count()).toBe(2)
+    const box = async (id: number) => (await page.locator(`.sightline-tile[data-tile="${id}"]`).boundingBox())!
+    const [left, right] = [await box(a!.id), await box(b!.id)]
+    // Side by side on one row, the second twice as wide (8 of 12 columns against 4), both 5 rows high.
+    expect(right.x).toBeGreaterThan(left.x + left.width)
+    expect(Math.abs(right.y - left.y)).toBeLessThan(1)
+    expect(right.width / left.width).toBeGreaterThan(1.9)
+    expect(right.width / left.width).toBeLessThan(2.3)
+    expect(await page.locator(`.sightline-tile[data-tile="${b!.id}"]`).evaluate((e) => getComputedStyle(e).borderLeftColor)).toBe('rgb(21, 128, 61)')
     await page.screenshot({ path: join(shots, 'dashboard.png'), fullPage: true })
   })
 
