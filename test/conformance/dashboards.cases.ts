@@ -20,6 +20,8 @@ export function dashboardCases(target: ConformanceTarget): void {
           filters,
           createdAt: iso(0),
           createdBy: { id: ada.id, uuid: ada.uuid, distinctId: ada.distinctId, firstName: 'Ada', email: 'ada@acme.io', isEmailVerified: false },
+          pinned: false,
+          tags: [],
           deleted: false,
           tiles: [],
         })
@@ -196,6 +198,87 @@ export function dashboardCases(target: ConformanceTarget): void {
         expect(log.results.map((r) => r.activity)).toEqual(['deleted', 'updated', 'updated', 'created'])
         // deleted: false on a live dashboard changes nothing.
         expect(await e.sightline.dashboards.update(e.projectId, side.id, { deleted: false })).toMatchObject({ deleted: false, name: 'Side' })
+      } finally {
+        await e.close()
+      }
+    })
+
+    conformanceCase(target, 'pinned and tags are stored and logged; the list shows pinned dashboards first', async () => {
+      const e = await openEngine(target)
+      try {
+        const ada = await user(e, 'Ada')
+        const alpha = await e.sightline.dashboards.create(e.projectId, { name: 'Alpha' })
+        // Tags as an insight's (PostHog's tagify): trimmed, lower-cased, each once in the order first given.
+        const zeta = await e.sightline.dashboards.create(e.projectId, { name: 'Zeta', pinned: true, tags: [' KPI ', 'kpi', 'Growth'] }, { userId: ada.id })
+        expect([zeta.pinned, zeta.tags, alpha.pinned, alpha.tags]).toEqual([true, ['kpi', 'growth'], false, []])
+        const [row] = await e.db.raw<Record<string, unknown>>('select pinned, tags from dashboards where id = $1', [zeta.id])
+        expect({ pinned: row!.pinned, tags: json(row!.tags) }).toEqual({ pinned: true, tags: ['kpi', 'growth'] })
+        // PostHog's `-pinned, name`: Zeta before Alpha while pinned.
+        expect(ids(await e.sightline.dashboards.list(e.projectId))).toEqual([zeta.id, alpha.id])
+
+        const before = await written(e.db)
+        expect((await failure(e.sightline.dashboards.update(e.projectId, zeta.id, { tags: ['ok', '  '] }))).attr).toBe('tags__1')
+        expect((await failure(e.sightline.dashboards.update(e.projectId, zeta.id, { pinned: 'yes' as never }))).attr).toBe('pinned')
+        expect(await written(e.db)).toEqual(before)
+
+        const unpinned = await e.sightline.dashboards.update(e.projectId, zeta.id, { pinned: false, tags: [] }, { userId: ada.id })
+        expect([unpinned.pinned, unpinned.tags]).toEqual([false, []])
+        expect(ids(await e.sightline.dashboards.list(e.projectId))).toEqual([alpha.id, zeta.id])
+        const [updated] = (await e.sightline.activity.list({ projectId: e.projectId, scope: 'Dashboard', itemId: zeta.id })).results
+        expect(updated!.detail.changes).toEqual([
+          { type: 'Dashboard', action: 'changed', field: 'pinned', before: true, after: false },
+          { type: 'Dashboard', action: 'deleted', field: 'tags', before: ['kpi', 'growth'], after: null },
+        ])
+      } finally {
+        await e.close()
+      }
+    })
+
+    conformanceCase(target, 'deleted: false restores a deleted dashboard with every tile it had, and their insights (PostHog\'s undelete)', async () => {
+      const e = await openEngine(target)
+      try {
+        const ada = await user(e, 'Ada')
+        const main = await e.sightline.dashboards.create(e.projectId, { name: 'Main' })
+        const [i1, i2, i3] = [
+          await e.sightline.insights.create(e.projectId, { name: 'I1', order: 0 }),
+          await e.sightline.insights.create(e.projectId, { name: 'I2', order: 1 }),
+          await e.sightline.insights.create(e.projectId, { name: 'I3', order: 2 }),
+        ]
+        const t1 = await e.sightline.dashboards.addTile(e.projectId, main.id, { insightId: i1.id })
+        const t2 = await e.sightline.dashboards.addTile(e.projectId, main.id, { insightId: i2.id })
+        const t3 = await e.sightline.dashboards.addTile(e.projectId, main.id, { insightId: i3.id })
+        // t2 removed before the deletion, i3 deleted after it.
+        await e.sightline.dashboards.update(e.projectId, main.id, { tiles: [{ id: t2.id, deleted: true }] })
+        await e.sightline.dashboards.update(e.projectId, main.id, { deleted: true }, { userId: ada.id })
+        await e.sightline.insights.update(e.projectId, i3.id, { deleted: true })
+
+        // A restore that fails (a tile of no dashboard) writes nothing: the dashboard stays deleted.
+        const before = await written(e.db)
+        expect((await failure(e.sightline.dashboards.update(e.projectId, main.id, { deleted: false, tiles: [{ id: 999_999 }] }))).attr).toBe('tiles__0__id')
+        expect(await written(e.db)).toEqual(before)
+        await expect(e.sightline.dashboards.get(e.projectId, main.id)).rejects.toBeInstanceOf(NotFoundError)
+        await expect(e.sightline.dashboards.update(e.projectId, 999_999, { deleted: false })).rejects.toBeInstanceOf(NotFoundError)
+
+        // Restored with the other changes of the same update: every tile shown again (t2 too, as PostHog's
+        // `_undo_delete_related_tiles` restores all), by insight order, and the deleted insight i3 restored.
+        const back = await e.sightline.dashboards.update(e.projectId, main.id, { deleted: false, name: 'Back' }, { userId: ada.id })
+        expect(back).toMatchObject({ id: main.id, name: 'Back', deleted: false })
+        expect(back.tiles.map((t) => [t.id, t.insightId, t.deleted])).toEqual([[t1.id, i1.id, false], [t2.id, i2.id, false], [t3.id, i3.id, false]])
+        expect((await e.sightline.insights.get(e.projectId, i3.id)).deleted).toBe(false)
+        expect((await e.sightline.insights.get(e.projectId, i1.id)).dashboards).toEqual([main.id])
+        expect(ids(await e.sightline.dashboards.list(e.projectId))).toEqual([main.id])
+        const [row] = await e.db.raw<Record<string, unknown>>('select deleted from dashboards where id = $1', [main.id])
+        expect(row).toEqual({ deleted: false })
+        expect(await count(e.db, 'dashboard_tiles', `deleted and dashboard_id = ${main.id}`)).toBe(0)
+
+        const log = await e.sightline.activity.list({ projectId: e.projectId, scope: 'Dashboard', itemId: main.id })
+        expect(log.results.map((r) => [r.activity, r.detail.changes[0]?.field])).toEqual([
+          ['updated', 'name'],
+          ['updated', 'deleted'],
+          ['deleted', 'deleted'],
+          ['created', undefined],
+        ])
+        expect(log.results[1]!.detail.changes).toEqual([{ type: 'Dashboard', action: 'changed', field: 'deleted', before: true, after: false }])
       } finally {
         await e.close()
       }

@@ -4,11 +4,9 @@ import type { Walk } from './walk.cases.js'
 
 /** What a PostHog dashboard has that Sightline does not keep, as it answers it. */
 const FIXED = {
-  pinned: false,
   last_accessed_at: null,
   is_shared: false,
   creation_mode: 'default',
-  tags: [],
   restriction_level: 21,
   effective_restriction_level: 21,
   effective_privilege_level: 37,
@@ -20,23 +18,26 @@ const FIXED = {
 /**
  * Dashboards over the walk's events (walk_signup: one on the 13th, three on
  * the 14th): every operation, tiles added through the insights' `dashboards`
- * field, restyled and removed, `from_dashboard`, the soft delete.
+ * field, restyled and removed, `from_dashboard`, the soft delete and the
+ * undelete.
  */
 export function dashboardWalks(w: Walk): void {
-  test('dashboards: all five operations, tiles through insights, from_dashboard, the soft delete', async () => {
+  test('dashboards: all five operations, pinned and tags, tiles through insights, from_dashboard, the soft delete and the undelete', async () => {
     const { a } = w.live
     const base = `/api/projects/${a.project.id}/dashboards`
     const insightsBase = `/api/projects/${a.project.id}/insights`
     const before = (await w.call('GET', `${base}/`, 200)).body.count as number
 
-    // pinned, tags and use_template are not kept: the answer says what is.
+    // pinned and tags are kept (tags as an insight's: trimmed, lower-cased); use_template and created_at are not: the answer says what is.
     const filters = { date_from: '2026-01-14' }
-    const created = (await w.call('POST', `${base}/`, 201, { body: { name: 'Walk KPIs', description: 'Signups', filters, pinned: true, tags: ['x'], created_at: '2020-01-01T00:00:00Z' } })).body
-    const basic = { id: created.id, name: 'Walk KPIs', description: 'Signups', created_at: STAMP, created_by: w.userBasic(), deleted: false, team_id: a.project.id, ...FIXED }
+    const created = (await w.call('POST', `${base}/`, 201, { body: { name: 'Walk KPIs', description: 'Signups', filters, pinned: true, tags: [' Walk '], use_template: 'x', created_at: '2020-01-01T00:00:00Z' } })).body
+    const basic = { id: created.id, name: 'Walk KPIs', description: 'Signups', pinned: true, created_at: STAMP, created_by: w.userBasic(), deleted: false, tags: ['walk'], team_id: a.project.id, ...FIXED }
     const full = { ...basic, filters, variables: {}, breakdown_colors: [], data_color_theme_id: null, persisted_filters: filters, persisted_variables: null }
     expect(created).toEqual({ ...full, tiles: [] })
-    const [row] = await w.live.db.raw<Record<string, unknown>>(`select name, description, deleted, created_by from dashboards where id = ${created.id}`)
-    expect(row).toEqual({ name: 'Walk KPIs', description: 'Signups', deleted: false, created_by: a.user.id })
+    const [row] = await w.live.db.raw<Record<string, unknown>>(`select name, description, deleted, created_by, pinned from dashboards where id = ${created.id}`)
+    expect(row).toEqual({ name: 'Walk KPIs', description: 'Signups', deleted: false, created_by: a.user.id, pinned: true })
+    // Pinned: first in the list (PostHog's `-pinned, name`).
+    expect((await w.call('GET', `${base}/?limit=1000`, 200)).body.results[0].id).toBe(created.id)
 
     // Two insights join it through their deprecated `dashboards` field.
     const trend = (name: string) => ({ name, filters: { insight: 'TRENDS', events: [{ id: 'walk_signup' }], interval: 'day', date_from: '2026-01-13', date_to: '2026-01-14' } })
@@ -90,8 +91,9 @@ export function dashboardWalks(w: Walk): void {
     // Name, description and filters; a tile not on the dashboard refuses the whole PATCH.
     const refused = (await w.call('PATCH', `${base}/${created.id}/`, 400, { body: { name: 'Never', tiles: [{ id: 999999, color: 'red' }] } })).body
     expect(refused).toEqual({ type: 'validation_error', code: 'invalid_input', detail: 'Tile 999999 is not on this dashboard.', attr: 'tiles__0__id' })
-    const renamed = (await w.call('PATCH', `${base}/${created.id}/`, 200, { body: { name: 'Walk KPIs v2', filters: {} } })).body
-    expect(renamed).toMatchObject({ name: 'Walk KPIs v2', filters: {}, persisted_filters: null })
+    const renamed = (await w.call('PATCH', `${base}/${created.id}/`, 200, { body: { name: 'Walk KPIs v2', filters: {}, pinned: false, tags: [] } })).body
+    expect(renamed).toMatchObject({ name: 'Walk KPIs v2', filters: {}, persisted_filters: null, pinned: false, tags: [] })
+    const v2 = { ...basic, name: 'Walk KPIs v2', pinned: false, tags: [] }
 
     // Removing insights: through the insight's `dashboards`, or a tile's `deleted: true`.
     expect((await w.call('PATCH', `${insightsBase}/${i2.id}/`, 200, { body: { dashboards: [] } })).body).toMatchObject({ dashboards: [], dashboard_tiles: [] })
@@ -111,16 +113,17 @@ export function dashboardWalks(w: Walk): void {
       count: before + 2,
       next: `${w.live.origin}${base}/?limit=1&offset=${before + 1}`,
       previous: before === 0 ? null : expect.stringContaining(`${base}/?limit=1`),
-      results: [{ ...basic, id: other.id, name: 'Walk A', description: '' }],
+      results: [{ ...basic, id: other.id, name: 'Walk A', description: '', pinned: false, tags: [] }],
     })
     const all = (await w.call('GET', `${base}/?limit=1000`, 200)).body.results
-    expect(all.find((d: any) => d.id === created.id)).toEqual({ ...basic, name: 'Walk KPIs v2' })
+    expect(all.find((d: any) => d.id === created.id)).toEqual(v2)
 
     // DELETE is refused; PATCH deleted: true soft-deletes and removes the tiles, the insights stay.
     const refusedDelete = await w.call('DELETE', `${base}/${created.id}/`, 405)
     expect([refusedDelete.text, refusedDelete.headers.get('allow')]).toEqual(['', 'GET, PATCH, HEAD, OPTIONS'])
     const gone = (await w.call('PATCH', `${base}/${created.id}/`, 200, { body: { deleted: true } })).body
-    expect(gone).toEqual({ ...full, name: 'Walk KPIs v2', filters: {}, persisted_filters: null, deleted: true, tiles: [] })
+    const fullV2 = { ...full, ...v2, filters: {}, persisted_filters: null }
+    expect(gone).toEqual({ ...fullV2, deleted: true, tiles: [] })
     const NOT_FOUND = { type: 'invalid_request', code: 'not_found', detail: 'Not found.', attr: null }
     expect((await w.call('GET', `${base}/${created.id}/`, 404)).body).toEqual(NOT_FOUND)
     expect((await w.call('PATCH', `${base}/${created.id}/`, 404, { body: { name: 'x' } })).body).toEqual(NOT_FOUND)
@@ -131,5 +134,16 @@ export function dashboardWalks(w: Walk): void {
     expect((await w.call('GET', `${insightsBase}/${i1.id}/`, 200)).body).toMatchObject({ deleted: false, dashboards: [] })
     // An insight asked for on the deleted dashboard is answered as if none was named.
     expect(await onDashboard(i1.id, '&refresh=force_cache')).not.toHaveProperty('layouts')
+
+    // PATCH deleted: false restores it with every tile it had (PostHog's undelete): t1, and t2, removed before the
+    // deletion; by their sm layouts, t2 (y 0) before t1 (y 5). i2 is on it again.
+    const back = (await w.call('PATCH', `${base}/${created.id}/`, 200, { body: { deleted: false } })).body
+    expect(back).toMatchObject({ ...fullV2, deleted: false })
+    expect(back.tiles.map((t: any) => [t.id, t.insight.id, t.layouts, t.color, t.order])).toEqual([
+      [t2, i2.id, l2, 'green', 0],
+      [t1, i1.id, l1, 'blue', 1],
+    ])
+    expect((await w.call('GET', `${base}/${created.id}/`, 200)).body).toEqual(back)
+    expect((await w.call('GET', `${insightsBase}/${i2.id}/`, 200)).body.dashboards).toEqual([created.id])
   })
 }

@@ -353,5 +353,14 @@ export function coreMigrations(capabilities: StorageCapabilities, hooks: SqlHook
         await sql`update events set ${sql.join(assignments, sql`, `)}`.execute(db)
       },
     },
+    core_0008_dashboard_pinned_tags: {
+      async up(db: Kysely<any>) {
+        // PostHog's dashboard `pinned` and `tags`. Nullable (DuckDB cannot add a NOT NULL column), filled here
+        // for the dashboards stored before and always written by core since.
+        await db.schema.alterTable('dashboards').addColumn('pinned', 'boolean').execute()
+        await db.schema.alterTable('dashboards').addColumn('tags', json).execute()
+        await db.updateTable('dashboards').set({ pinned: false, tags: '[]' }).execute()
+      },
+    },
   }
 }

@@ -263,6 +263,10 @@ export interface DashboardsTable {
   deleted: boolean
   created_at: Timestamp
   created_by: number | null
+  /** Added by core_0008 as nullable columns (DuckDB cannot add NOT NULL ones); filled there and always written since. */
+  pinned: boolean
+  /** Trimmed, lower-cased and deduplicated, as an insight's. */
+  tags: Json<string[]>
 }
 
 export interface DashboardTilesTable {

@@ -1,5 +1,5 @@
 import { Schema } from 'effect'
-import { JsonObject, UserSummary } from './insight.js'
+import { JsonObject, Tag, UserSummary } from './insight.js'
 
 /**
  * Filter overrides a dashboard applies to its tiles, in PostHog's JSON shape
@@ -34,6 +34,9 @@ export const Dashboard = Schema.Struct({
   filters: DashboardFilters,
   createdAt: Schema.String,
   createdBy: Schema.NullOr(UserSummary),
+  /** Pinned dashboards come first in the list, as PostHog's. */
+  pinned: Schema.Boolean,
+  tags: Schema.Array(Schema.String),
   /** True only in the answer of the `update` that soft-deleted it (a deleted dashboard is otherwise not found). */
   deleted: Schema.Boolean,
   /** The tiles shown: not removed, and whose insight is not deleted; by insight `order`, then tile id. */
@@ -51,6 +54,10 @@ export const CreateDashboardInput = Schema.Struct({
   description: Schema.optional(Description),
   /** Default `{}`. */
   filters: Schema.optional(DashboardFilters),
+  /** Default false. */
+  pinned: Schema.optional(Schema.Boolean),
+  /** Trimmed, lower-cased and deduplicated, as an insight's. Default none. */
+  tags: Schema.optional(Schema.Array(Tag)),
 })
 export type CreateDashboardInput = typeof CreateDashboardInput.Type
 
@@ -69,9 +76,15 @@ export const UpdateDashboardInput = Schema.Struct({
   name: Schema.optional(Name),
   description: Schema.optional(Description),
   filters: Schema.optional(DashboardFilters),
+  pinned: Schema.optional(Schema.Boolean),
+  tags: Schema.optional(Schema.Array(Tag)),
   /** Tile changes, applied in order with the rest in one transaction; at most 1,000. */
   tiles: Schema.optional(Schema.Array(DashboardTilePatch).pipe(Schema.check(Schema.isMaxLength(1000)))),
-  /** True soft-deletes the dashboard after the other changes, as `delete` does; false changes nothing. */
+  /**
+   * True soft-deletes the dashboard after the other changes, as `delete` does.
+   * False on a deleted dashboard restores it first, as PostHog's undelete: with
+   * every tile it ever had, and their insights restored too.
+   */
   deleted: Schema.optional(Schema.Boolean),
 })
 export type UpdateDashboardInput = typeof UpdateDashboardInput.Type

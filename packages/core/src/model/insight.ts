@@ -99,7 +99,7 @@ export type Insight = typeof Insight.Type
 
 const Text400 = Schema.NullOr(Schema.String.pipe(Schema.check(Schema.isMaxLength(400))))
 /** PostHog stores tags trimmed and lower-cased; an empty tag is refused. */
-const Tag = Schema.String.pipe(
+export const Tag = Schema.String.pipe(
   Schema.check(Schema.isMaxLength(255), Schema.makeFilter((s: string) => s.trim().length > 0 || 'expected a non-empty tag')),
 )
 

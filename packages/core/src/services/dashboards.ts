@@ -21,6 +21,7 @@ import { DEFAULT_PAGE_SIZE, PageOptions, type Page } from '../model/page.js'
 import type { DashboardsTable, DashboardTilesTable, SightlineDatabase } from '../storage.js'
 import { nowIso } from '../time/timestamp.js'
 import { decodeOrThrow } from '../util/decode.js'
+import { normalizeTags } from '../util/tags.js'
 import { recordActivity } from './activity-log.js'
 
 type Db = Kysely<SightlineDatabase>
@@ -88,6 +89,8 @@ async function toDashboards(db: Db, rows: ReadonlyArray<DashboardRow>): Promise<
         filters: r.filters,
         createdAt: r.created_at,
         createdBy: (r.created_by !== null && users.get(r.created_by)) || null,
+        pinned: r.pinned,
+        tags: r.tags,
         deleted: r.deleted,
         tiles: tiles.filter((t) => t.dashboard_id === r.id).map(tileFromRow),
       },
@@ -165,6 +168,26 @@ export function dashboardsService(ctx: EngineContext) {
     await record(db, project, row, actor, 'deleted', [{ type: 'Dashboard', action: 'changed', field: 'deleted', before: false, after: true }])
   }
 
+  /**
+   * PostHog's undelete (`PATCH {deleted: false}` of a deleted dashboard,
+   * `_undo_delete_related_tiles`): the dashboard and every tile it ever had
+   * are shown again, tiles removed before the deletion too, and the tiles'
+   * deleted insights are restored (PostHog's bulk update, which logs nothing
+   * for them). A dashboard that is not deleted is left as it is; one that does
+   * not exist is a `NotFoundError`.
+   */
+  const undelete = async (db: Db, project: ProjectInfo, id: number, actor: Actor | undefined) => {
+    if (!isRowId(id)) throw new NotFoundError('dashboard', id)
+    const row = await db.selectFrom('dashboards').selectAll().where('project_id', '=', project.id).where('id', '=', id).executeTakeFirst()
+    if (!row) throw new NotFoundError('dashboard', id)
+    if (!row.deleted) return
+    await db.updateTable('dashboards').set({ deleted: false }).where('id', '=', row.id).execute()
+    await db.updateTable('dashboard_tiles').set({ deleted: false }).where('dashboard_id', '=', row.id).execute()
+    const insightIds = db.selectFrom('dashboard_tiles').select('insight_id').where('dashboard_id', '=', row.id)
+    await db.updateTable('insights').set({ deleted: false }).where('project_id', '=', project.id).where('id', 'in', insightIds).where('deleted', '=', true).execute()
+    await record(db, project, row, actor, 'updated', [{ type: 'Dashboard', action: 'changed', field: 'deleted', before: true, after: false }])
+  }
+
   const write = <T>(projectId: number, what: string, fn: (trx: Db) => Promise<T>) => writeTransaction(ctx, projectWrites(projectId), what, fn)
 
   return {
@@ -185,6 +208,8 @@ export function dashboardsService(ctx: EngineContext) {
             deleted: false,
             created_at: nowIso(ctx.clock),
             created_by: actor?.userId ?? null,
+            pinned: d.pinned ?? false,
+            tags: JSON.stringify(normalizeTags(d.tags ?? [])),
           })
           .returningAll()
           .executeTakeFirstOrThrow()
@@ -193,7 +218,7 @@ export function dashboardsService(ctx: EngineContext) {
       })
     },
 
-    /** The project's dashboards that are not deleted, by name. */
+    /** The project's dashboards that are not deleted: pinned first, then by name (PostHog's `-pinned, name`), then id. */
     async list(projectId: number, page: PageOptions = {}): Promise<Page<Dashboard>> {
       ctx.assertOpen()
       const { limit = DEFAULT_PAGE_SIZE, offset = 0 } = decodeOrThrow(PageOptions, page, 'invalid page')
@@ -201,7 +226,7 @@ export function dashboardsService(ctx: EngineContext) {
         const project = await findProject(ctx.db, projectId)
         const query = ctx.db.selectFrom('dashboards').where('project_id', '=', project.id).where('deleted', '=', false)
         const total = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
-        const rows = await query.selectAll().orderBy('name').orderBy('id').limit(limit).offset(offset).execute()
+        const rows = await query.selectAll().orderBy('pinned', 'desc').orderBy('name').orderBy('id').limit(limit).offset(offset).execute()
         return { count: Number(total.n), results: await toDashboards(ctx.db, rows) }
       })
     },
@@ -216,9 +241,11 @@ export function dashboardsService(ctx: EngineContext) {
     },
 
     /**
-     * Changes the name, description or filters, then restyles or removes the
-     * listed tiles, then soft-deletes the dashboard when `deleted` is true, all
-     * in one transaction; records each change. A tile id not shown on this
+     * Restores a deleted dashboard when `deleted` is false (`undelete`), then
+     * changes the name, description, filters, `pinned` or tags, then restyles
+     * or removes the listed tiles, then soft-deletes the dashboard when
+     * `deleted` is true, all in one transaction; records each change. A
+     * deleted dashboard is otherwise a `NotFoundError`. A tile id not shown on this
      * dashboard is a `ValidationError` at `['tiles', i, 'id']` and nothing is
      * written. Once deleted, the answer has `deleted: true` and no tiles.
      */
@@ -228,21 +255,25 @@ export function dashboardsService(ctx: EngineContext) {
       checkActor(actor)
       return write(projectId, 'update dashboard', async (trx) => {
         const project = await findProject(trx, projectId)
+        if (patch.deleted === false) await undelete(trx, project, id, actor)
         const before = await findDashboard(trx, project.id, id)
         const tiles = await tilesToPatch(trx, before.id, patch.tiles ?? [])
-        if (patch.name !== undefined || patch.description !== undefined || patch.filters !== undefined) {
+        const tags = patch.tags && normalizeTags(patch.tags)
+        if (patch.name !== undefined || patch.description !== undefined || patch.filters !== undefined || patch.pinned !== undefined || tags !== undefined) {
           await trx
             .updateTable('dashboards')
             .set({
               ...(patch.name !== undefined && { name: patch.name }),
               ...(patch.description !== undefined && { description: patch.description }),
               ...(patch.filters !== undefined && { filters: JSON.stringify(patch.filters) }),
+              ...(patch.pinned !== undefined && { pinned: patch.pinned }),
+              ...(tags !== undefined && { tags: JSON.stringify(tags) }),
             })
             .where('id', '=', before.id)
             .execute()
         }
         const after = await findDashboard(trx, project.id, id)
-        const changes = changesBetween('Dashboard', before, after, ['name', 'description', 'filters'])
+        const changes = changesBetween('Dashboard', before, after, ['name', 'description', 'filters', 'pinned', 'tags'])
         if (changes.length > 0) await record(trx, project, after, actor, 'updated', changes)
         for (const [tile, change] of tiles) {
           if (change.deleted === true) {

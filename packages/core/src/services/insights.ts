@@ -19,6 +19,7 @@ import type { SightlineDatabase } from '../storage.js'
 import { nowIso } from '../time/timestamp.js'
 import { decodeOrThrow } from '../util/decode.js'
 import { activityLogService, recordActivity } from './activity-log.js'
+import { normalizeTags } from '../util/tags.js'
 
 /** The fields PostHog's activity log compares for an insight (its `field_exclusions` leave these), in its order. */
 const ACTIVITY_FIELDS = ['name', 'derivedName', 'description', 'filters', 'query', 'deleted', 'favorited', 'tags'] as const
@@ -28,7 +29,6 @@ const ACTIVITY_PAGE_SIZE = 10
 const MY_LAST_VIEWED = 5
 const SHORT_ID_ATTEMPTS = 10
 
-const normalizeTags = (tags: ReadonlyArray<string>) => [...new Set(tags.map((t) => t.trim().toLowerCase()))]
 
 /** SQL NULL for a null JSON value (not the JSON text `null`), so `query is null` means "no query". */
 const jsonOrNull = (value: Record<string, unknown> | null) => (value === null ? sql<string>`null` : JSON.stringify(value))

@@ -31,12 +31,14 @@ const updateInput = (b: typeof DashboardWrite.Type): UpdateDashboardInput => ({
   ...(b.name !== undefined && { name: b.name ?? '' }),
   description: b.description,
   filters: b.filters,
+  pinned: b.pinned,
+  tags: b.tags,
   tiles: b.tiles,
   deleted: b.deleted,
 })
 
 export const list = endpoint({
-  summary: "List a project's dashboards that are not deleted, by name (PostHog's basic fields: no filters, no tiles).",
+  summary: "List a project's dashboards that are not deleted, pinned first, then by name (PostHog's basic fields: no filters, no tiles).",
   tag: TAG,
   access: { scope: 'dashboard:read' },
   query: LIST_QUERY,
@@ -58,7 +60,7 @@ export const create = endpoint({
   async handle(ctx) {
     const project = await projectOf(ctx)
     const b = ctx.body
-    const created = await ctx.sightline.dashboards.create(project.id, { name: b.name ?? '', description: b.description, filters: b.filters }, actorOf(ctx))
+    const created = await ctx.sightline.dashboards.create(project.id, { name: b.name ?? '', description: b.description, filters: b.filters, pinned: b.pinned, tags: b.tags }, actorOf(ctx))
     // PostHog creates first, then applies nothing else of the body: tiles and deleted are ignored here.
     return respond(ctx, await withInsights(ctx, project, created), 201)
   },
@@ -76,7 +78,7 @@ export const retrieve = endpoint({
 })
 
 export const update = endpoint({
-  summary: "Change a dashboard and its tiles' layouts and colours, remove tiles (`tiles: [{id, deleted: true}]`), or soft-delete it (`deleted: true`), in one transaction.",
+  summary: "Change a dashboard (name, description, filters, pinned, tags) and its tiles' layouts and colours, remove tiles (`tiles: [{id, deleted: true}]`), soft-delete it (`deleted: true`) or restore it (`deleted: false`), in one transaction.",
   tag: TAG,
   access: { scope: 'dashboard:write' },
   body: DashboardWrite,

@@ -7,21 +7,21 @@ const FreeForm = Schema.Record(Schema.String, Schema.Unknown)
 
 /**
  * What Sightline has no notion of answers as a PostHog dashboard without it
- * would: not pinned, not shared, no tags, everyone in the project can edit
- * (restriction 21, privilege 37), never viewed or refreshed as a whole.
+ * would: not shared, everyone in the project can edit (restriction 21,
+ * privilege 37), never viewed or refreshed as a whole.
  */
 const basicFields = {
   id: Schema.Int,
   name: Schema.String,
   description: Schema.String,
-  pinned: Schema.Boolean.annotate({ description: 'Always false: pinning is not stored.' }),
+  pinned: Schema.Boolean.annotate({ description: 'Pinned dashboards come first in the list.' }),
   created_at: DateTime,
   created_by: Schema.NullOr(UserBasic),
   last_accessed_at: Schema.Null,
   is_shared: Schema.Boolean.annotate({ description: 'Always false: no sharing.' }),
   deleted: Schema.Boolean.annotate({ description: 'True only in the answer of the PATCH that soft-deleted it.' }),
   creation_mode: Schema.Literal('default'),
-  tags: Schema.Array(Schema.String).annotate({ description: 'Always empty: dashboard tags are not stored.' }),
+  tags: Schema.Array(Schema.String).annotate({ description: 'Trimmed, lower-cased and deduplicated, as an insight\'s.' }),
   restriction_level: Schema.Literal(21),
   effective_restriction_level: Schema.Literal(21),
   effective_privilege_level: Schema.Literal(37),
@@ -67,14 +67,20 @@ const TilePatch = Schema.Struct({
 
 /**
  * The writeable fields, for POST and PATCH; read-only and unknown fields
- * (`pinned`, `tags`, `use_template` ...) are ignored. Insights join a dashboard
- * through their own `dashboards` field.
+ * (`use_template`, `restriction_level` ...) are ignored. Insights join a
+ * dashboard through their own `dashboards` field.
  */
 export const DashboardWrite = Schema.Struct({
   name: Schema.optionalKey(Schema.NullOr(Schema.String)),
   description: Schema.optionalKey(Schema.String),
   filters: Schema.optionalKey(FreeForm),
-  deleted: Schema.optionalKey(Schema.Boolean.annotate({ description: 'True soft-deletes the dashboard and removes its tiles (the insights stay).' })),
+  pinned: Schema.optionalKey(Schema.Boolean),
+  tags: Schema.optionalKey(Schema.Array(Schema.String)),
+  deleted: Schema.optionalKey(
+    Schema.Boolean.annotate({
+      description: 'True soft-deletes the dashboard and removes its tiles (the insights stay). False on a deleted dashboard restores it, with every tile it had and their insights, as PostHog.',
+    }),
+  ),
   tiles: Schema.optionalKey(Schema.Array(TilePatch).annotate({ description: "PATCH only: change tiles' `layouts` and `color`, or remove them with `deleted: true`." })),
 }).annotate({ identifier: 'DashboardRequest' })
 
@@ -85,14 +91,14 @@ const basicToWire = (d: CoreDashboard, projectId: number): typeof DashboardBasic
   id: d.id,
   name: d.name,
   description: d.description,
-  pinned: false,
+  pinned: d.pinned,
   created_at: d.createdAt,
   created_by: userToWire(d.createdBy),
   last_accessed_at: null,
   is_shared: false,
   deleted: d.deleted,
   creation_mode: 'default',
-  tags: [],
+  tags: d.tags,
   restriction_level: 21,
   effective_restriction_level: 21,
   effective_privilege_level: 37,
