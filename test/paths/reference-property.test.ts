@@ -14,7 +14,7 @@ import { openTrendEngine, type TrendEngine } from '../trends/support/engine.js'
 import { PATHS_NOW, pathsDataset, pathsParams } from './arbitraries.js'
 import { actorKeysOf } from './support.js'
 
-const RUNS = Number(process.env.SIGHTLINE_PATHS_RUNS ?? 25)
+const RUNS = Number(process.env.SIGHTLINE_PATHS_RUNS ?? 22)
 /** Replays a failure: the seed fast-check printed. */
 const SEED = process.env.SIGHTLINE_PATHS_SEED === undefined ? undefined : Number(process.env.SIGHTLINE_PATHS_SEED)
 

@@ -24,10 +24,10 @@ import { pathsDataset, pathsParams } from '../paths/arbitraries.js'
 import { retentionParams } from '../retention/params-arbitrary.js'
 import { trendParams } from '../trends/support/trend-params-arbitrary.js'
 
-/** Counts of runs (or requests) out of `total` that show each feature. */
+/** Of the `total` runs (or requests) sampled, the share (0 to 1) that shows each feature. */
 export interface Shares {
   readonly total: number
-  readonly counts: Record<string, number>
+  readonly shares: Record<string, number>
 }
 
 const OTHER = '$$_posthog_breakdown_other_$$'
@@ -36,7 +36,7 @@ const NEW_YORK_CHANGE = Date.parse('2024-03-10T07:00:00Z')
 function tally(total: number, seen: ReadonlyArray<ReadonlyArray<string>>): Shares {
   const counts: Record<string, number> = {}
   for (const features of seen) for (const f of new Set(features)) counts[f] = (counts[f] ?? 0) + 1
-  return { total, counts }
+  return { total, shares: Object.fromEntries(Object.entries(counts).map(([f, n]) => [f, n / total])) }
 }
 
 /** Data features: two events of one distinct id at one instant; a person whose two distinct ids both send events. */
@@ -153,40 +153,53 @@ export async function oracleShares(runs = 200, seed = 1): Promise<Shares> {
   return tally(runs, seen)
 }
 
-/** Paths reference property: datasets of one to three requests; shares per request. */
-export async function pathShares(runs = 25, seed = 1): Promise<Shares> {
+/**
+ * Paths reference property: datasets of one to three requests; shares per
+ * request, and `run non-empty` per dataset (one of its requests non-empty).
+ */
+export async function pathShares(runs = 40, seed = 1): Promise<Shares> {
   const seen: string[][] = []
   let total = 0
+  let nonEmptyRuns = 0
   for (const [data, requests] of sample(fc.tuple(pathsDataset, fc.array(pathsParams, { minLength: 1, maxLength: 3 })), runs, seed)) {
     const features = [...dataFeatures(data.events, personOfDataset(data)), ...dstFeature(data.events, data.project.timezone)]
+    let any = false
     for (const params of requests) {
       total++
       const edges = await referencePaths(params, data).catch(() => null)
+      if (edges !== null && edges.length > 0) any = true
       seen.push([...features, ...(edges === null ? ['error'] : edges.length > 0 ? ['non-empty'] : []), ...(edges?.some((e) => /^[3-9]_/.test(e.target)) ? ['third-step'] : [])])
     }
+    if (any) nonEmptyRuns++
   }
-  return tally(total, seen)
+  const out = tally(total, seen)
+  return { total, shares: { ...out.shares, 'run non-empty': nonEmptyRuns / runs } }
 }
 
-/** Correlation reference property: datasets of four requests; shares per request. */
-export async function correlationShares(runs = 12, seed = 1): Promise<Shares> {
+/** Correlation reference property: datasets of four requests; shares per request, and `run non-empty` per dataset. */
+export async function correlationShares(runs = 24, seed = 1): Promise<Shares> {
   const seen: string[][] = []
   let total = 0
+  let nonEmptyRuns = 0
   for (const [data, requests] of sample(fc.tuple(correlationData, fc.array(correlationRequest, { minLength: 4, maxLength: 4 })), runs, seed)) {
     const features = dataFeatures(data.events, (id) => data.persons[id]?.id)
+    let any = false
     for (const params of requests) {
       total++
       const answer = await referenceCorrelation(params, data).catch(() => null)
+      if (answer !== null && answer.rows.length > 0) any = true
       seen.push([...features, ...(answer === null ? ['error'] : answer.rows.length > 0 ? ['non-empty'] : [])])
     }
+    if (any) nonEmptyRuns++
   }
-  return tally(total, seen)
+  const out = tally(total, seen)
+  return { total, shares: { ...out.shares, 'run non-empty': nonEmptyRuns / runs } }
 }
 
 export const format = (name: string, s: Shares): string =>
-  `${name}: ${s.total} ${Object.entries(s.counts)
+  `${name}: ${s.total} ${Object.entries(s.shares)
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([k, v]) => `${k} ${Math.round((100 * v) / s.total)}%`)
+    .map(([k, v]) => `${k} ${Math.round(100 * v)}%`)
     .join(', ')}`
 
 if (process.argv[1]?.endsWith('generator-shares.ts')) {

@@ -1,15 +1,17 @@
 /**
- * fast-check arbitraries for small funnel datasets and requests: few
- * persons, few event names, coarse timestamps around New York's spring DST
- * change (so equal times, window boundaries, repeated steps and local days
- * that differ from UTC days are common), optional browsers, groups, an
- * action and a cohort.
+ * fast-check arbitraries for funnel datasets and requests, built from
+ * per-person journeys around New York's spring DST change: few persons (one
+ * with two distinct ids, one distinct id without a person), each walking a,
+ * b, c partly (a prefix of a -> b -> c, one walk in four in another order) with
+ * x and stray steps between, now and then walking again later; steps on a
+ * 5-minute grid (ties, exact window boundaries), now and then one microsecond
+ * later; local days that differ from UTC days; optional browsers, groups, an
+ * action and a cohort. generator-shares.test.ts checks what the runs reach.
  */
 import fc from 'fast-check'
 import type { FunnelExampleData } from './funnel-oracle-dataset.js'
 import type { RefEvent, RefPerson } from './ref-dataset.js'
 
-const NAMES = ['a', 'b', 'c', 'x'] as const
 const DISTINCT_IDS = ['d1', 'd2', 'd3', 'd4', 'd5', 'loner'] as const
 // Persons: P1 has two distinct ids; 'loner' has no person row.
 const PERSONS: Record<string, RefPerson> = {
@@ -19,43 +21,93 @@ const PERSONS: Record<string, RefPerson> = {
   d4: { id: 'P3', properties: {} },
   d5: { id: 'P4', properties: { plan: 'pro' } },
 }
-// 2024-03-10 04:00Z is 23:00 EST on the 9th; events run to 07:00Z, when New York moves to EDT.
+// 2024-03-10 04:00Z is 23:00 EST on the 9th; New York moves to EDT at 07:00Z, journeys start up to 4 hours later.
 const BASE = Date.UTC(2024, 2, 10, 4)
 /** Action 7 matches 'a' and 'c'. */
 export const ACTION_ID = 7
 
-const event = fc.record({
-  name: fc.constantFrom(...NAMES),
-  distinctId: fc.constantFrom(...DISTINCT_IDS),
-  // Minutes on a 5-minute grid (many ties), now and then one microsecond later.
-  minute: fc.integer({ min: 0, max: 36 }).map((m) => m * 5),
-  micro: fc.constantFrom(0, 0, 0, 1),
+interface Touch {
+  readonly browser: string | undefined
+  readonly os: string | undefined
+  readonly group: string | undefined
+}
+const touch: fc.Arbitrary<Touch> = fc.record({
   browser: fc.constantFrom('Chrome', 'Safari', 'Firefox', undefined),
   os: fc.constantFrom('Mac', undefined),
   group: fc.constantFrom('g1', 'g2', undefined),
 })
 
+interface Step {
+  readonly name: string
+  /** Grid points (5 minutes) since the event before: 0 is a tie. */
+  readonly gap: number
+  readonly micro: number
+  readonly touch: Touch | null
+}
+const step: fc.Arbitrary<Step> = fc.record({
+  name: fc.constantFrom('a', 'b', 'c', 'x'),
+  gap: fc.constantFrom(0, 0, 1, 1, 2, 3, 6),
+  micro: fc.constantFrom(0, 0, 0, 1),
+  // One event in four leaves the journey's browser, os and group for others.
+  touch: fc.option(touch, { freq: 3 }),
+})
+
+/** `reach` steps of a -> b -> c (or another order), each followed by x or a stray step one time in three. */
+const walk = fc
+  .record({
+    reach: fc.integer({ min: 1, max: 3 }),
+    shuffled: fc.integer({ min: 0, max: 3 }).map((k) => k === 0),
+    steps: fc.array(step, { minLength: 6, maxLength: 6 }),
+    noise: fc.array(fc.integer({ min: 0, max: 2 }).map((k) => k === 0), { minLength: 3, maxLength: 3 }),
+  })
+  .map(({ reach, shuffled, steps, noise }) => {
+    const path = shuffled ? steps.slice(0, reach).map((e) => e.name) : ['a', 'b', 'c'].slice(0, reach)
+    return path.flatMap((name, i) => [{ ...steps[i]!, name }, ...(noise[i] ? [steps[i + 3]!] : [])])
+  })
+
+const journey = fc.record({
+  distinctId: fc.constantFrom(...DISTINCT_IDS),
+  start: fc.integer({ min: 0, max: 48 }),
+  touch,
+  walks: fc.array(walk, { minLength: 1, maxLength: 2 }),
+  pause: fc.integer({ min: 1, max: 12 }),
+})
+
+/** 3 to 7 journeys (about 5 to 40 events). */
 export const funnelData: fc.Arbitrary<FunnelExampleData> = fc
-  .tuple(fc.array(event, { maxLength: 14 }), fc.constantFrom('UTC', 'America/New_York'))
-  .map(([events, timezone]) => ({
-    events: events.map((e, i): RefEvent => {
-      const iso = new Date(BASE + e.minute * 60_000).toISOString().replace('.000Z', '')
-      return {
-        uuid: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`,
-        event: e.name,
-        distinct_id: e.distinctId,
-        timestamp: `${iso}.${String(e.micro).padStart(6, '0')}Z`,
-        properties: { ...(e.browser ? { $browser: e.browser } : {}), ...(e.os ? { $os: e.os } : {}) },
-        ...(e.group ? { groups: { 0: e.group } } : {}),
-      }
-    }),
-    persons: PERSONS,
-    groups: { 0: { g1: { industry: 'finance' }, g2: { industry: 'retail' } } },
-    project: { timezone, weekStartDay: 0, testAccountFilters: [] },
-    now: '2024-03-20T00:00:00Z',
-    actions: { [ACTION_ID]: { name: 'A or C', eventNames: ['a', 'c'] } },
-    cohorts: { 1: { name: 'Early', members: ['P1', 'P3'] } },
-  }))
+  .tuple(fc.array(journey, { minLength: 3, maxLength: 7, size: 'max' }), fc.constantFrom('UTC', 'America/New_York'))
+  .map(([journeys, timezone]) => {
+    const rows: Array<{ distinctId: string; name: string; point: number; micro: number; touch: Touch }> = []
+    for (const j of journeys) {
+      let point = j.start
+      j.walks.forEach((w, k) => {
+        if (k > 0) point += j.pause
+        for (const e of w) {
+          point += e.gap
+          rows.push({ distinctId: j.distinctId, name: e.name, point, micro: e.micro, touch: e.touch ?? j.touch })
+        }
+      })
+    }
+    return {
+      events: rows.map((e, i): RefEvent => {
+        const iso = new Date(BASE + e.point * 5 * 60_000).toISOString().replace('.000Z', '')
+        return {
+          uuid: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`,
+          event: e.name,
+          distinct_id: e.distinctId,
+          timestamp: `${iso}.${String(e.micro).padStart(6, '0')}Z`,
+          properties: { ...(e.touch.browser ? { $browser: e.touch.browser } : {}), ...(e.touch.os ? { $os: e.touch.os } : {}) },
+          ...(e.touch.group ? { groups: { 0: e.touch.group } } : {}),
+        }
+      }),
+      persons: PERSONS,
+      groups: { 0: { g1: { industry: 'finance' }, g2: { industry: 'retail' } } },
+      project: { timezone, weekStartDay: 0, testAccountFilters: [] },
+      now: '2024-03-20T00:00:00Z',
+      actions: { [ACTION_ID]: { name: 'A or C', eventNames: ['a', 'c'] } },
+      cohorts: { 1: { name: 'Early', members: ['P1', 'P3'] } },
+    }
+  })
 
 export interface FunnelShape {
   /** Event names, or 'A7' for the action. */

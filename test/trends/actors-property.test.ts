@@ -3,7 +3,8 @@
  * links, the number of actors behind a point is the point's value for the
  * maths that count actors (dau, weekly and monthly active, unique groups,
  * stickiness, lifecycle); for counts of events there are actors exactly when
- * the value is not zero, and a point without actors is 0. Random datasets, every target.
+ * the value is not zero, and a point without actors is 0. Random datasets
+ * (two requests each), hourly, daily and weekly intervals, every target.
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -14,7 +15,10 @@ import { dataset, RANGE } from '../reference/trend-arbitraries.js'
 import { openTrendEngine, type TrendEngine } from './support/engine.js'
 import { loadTrendData } from './support/load.js'
 
+/** Requests: half of SIGHTLINE_TREND_RUNS, two on each dataset. */
 const RUNS = Number(process.env.SIGHTLINE_TREND_RUNS ?? 100) / 2
+const PER_DATASET = 2
+const DATASETS = Math.ceil(RUNS / PER_DATASET)
 
 const ACTOR_MATHS = new Set(['dau', 'weekly_active', 'monthly_active', 'unique_group'])
 
@@ -31,7 +35,7 @@ const params = fc
   .map((p) => ({
     insight: p.insight,
     events: [{ id: p.event, math: p.math, ...(p.math === 'sum' ? { math_property: 'amount' } : {}), ...(p.math === 'unique_group' ? { math_group_type_index: 0 } : {}) }],
-    interval: p.interval === 'hour' ? 'day' : p.interval,
+    interval: p.interval,
     display: p.display,
     ...(p.insight === 'TRENDS' ? p.breakdown : {}),
     ...(p.compare ? { compare: true } : {}),
@@ -63,31 +67,35 @@ for (const target of targets) {
     })
     afterAll(async () => engine?.close())
 
-    test(`actors behind each point match its value (${RUNS} runs)`, { timeout: 180_000 }, async () => {
+    test(`actors behind each point match its value (${DATASETS} datasets x ${PER_DATASET} requests)`, { timeout: 180_000 }, async () => {
       await fc.assert(
-        fc.asyncProperty(dataset, params, fc.nat(), async (data, request, pick) => {
+        fc.asyncProperty(dataset, fc.array(fc.tuple(params, fc.nat()), { minLength: PER_DATASET, maxLength: PER_DATASET }), async (data, requests) => {
           now = data.now
           const projectId = await loadTrendData(engine, { ...data, events: data.events.map((e, i) => ({ ...e, uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` })) })
-          const rows = (await runTrend(engine.ctx, projectId, request)).result as Row[]
-          const math = request.events[0]!.math
-          const cumulative = request.display === 'ActionsLineGraphCumulative'
-          // At most 12 points per result keep the run short: a pseudo-random choice of links.
-          const points = rows.flatMap((row) =>
-            row.persons ? [{ row, value: row.aggregated_value!, link: row.persons }] : (row.persons_urls ?? []).map((link, i) => ({ row, value: row.data![i]!, link })),
-          )
-          const chosen = points.filter((_, i) => (i + pick) % Math.max(1, Math.ceil(points.length / 12)) === 0)
-          for (const { row, value, link } of chosen) {
-            const found = await trendActors(engine.ctx, projectId, paramsOf(link.url), { limit: 1000, offset: 0 })
-            expect(found.results.length, link.url).toBe(found.count)
-            const exact =
-              request.insight !== 'TRENDS' || (ACTOR_MATHS.has(math) && !(cumulative && (math === 'weekly_active' || math === 'monthly_active')))
-            if (exact) expect(found.count, `${link.url} (${row.status ?? ''})`).toBe(Math.abs(value))
-            else if (math === 'total' || math === 'first_time_for_user') expect(found.count > 0, link.url).toBe(value !== 0)
-            // A sum or an average can be 0 with events behind it; without actors it is 0.
-            else if (found.count === 0) expect(value, link.url).toBe(0)
+          for (const [request, pick] of requests) {
+            const rows = (await runTrend(engine.ctx, projectId, request)).result as Row[]
+            const math = request.events[0]!.math
+            const cumulative = request.display === 'ActionsLineGraphCumulative'
+            // At most 12 points per result keep the run short: a pseudo-random choice of links, up to 8 of points
+            // with a value (an hourly range has 240 points, most of them 0) and up to 4 of points at 0.
+            const points = rows.flatMap((row) =>
+              row.persons ? [{ row, value: row.aggregated_value!, link: row.persons }] : (row.persons_urls ?? []).map((link, i) => ({ row, value: row.data![i]!, link })),
+            )
+            const some = <T>(xs: T[], n: number) => xs.filter((_, i) => (i + pick) % Math.max(1, Math.ceil(xs.length / n)) === 0)
+            const chosen = [...some(points.filter((p) => p.value !== 0), 8), ...some(points.filter((p) => p.value === 0), 4)]
+            for (const { row, value, link } of chosen) {
+              const found = await trendActors(engine.ctx, projectId, paramsOf(link.url), { limit: 1000, offset: 0 })
+              expect(found.results.length, link.url).toBe(found.count)
+              const exact =
+                request.insight !== 'TRENDS' || (ACTOR_MATHS.has(math) && !(cumulative && (math === 'weekly_active' || math === 'monthly_active')))
+              if (exact) expect(found.count, `${link.url} (${row.status ?? ''})`).toBe(Math.abs(value))
+              else if (math === 'total' || math === 'first_time_for_user') expect(found.count > 0, link.url).toBe(value !== 0)
+              // A sum or an average can be 0 with events behind it; without actors it is 0.
+              else if (found.count === 0) expect(value, link.url).toBe(0)
+            }
           }
         }),
-        { numRuns: RUNS },
+        { numRuns: DATASETS },
       )
     })
   })
