@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import type { FunnelPlan } from '../funnel-plan.js'
 import { C, P, X } from './ordered-occurrences-sql.js'
-import { carriesRunValue, runCols, runNames } from './run-key.js'
+import { carriesRunValue, partitionCols, runCols, runNames } from './run-key.js'
 import { cols, hasBit, id, int, join, nullOf, sameCols, type Sql } from './sql-kit.js'
 
 /** The CTEs one level adds: the paths that completed `level` steps, and what exclusions did one level down. */
@@ -45,6 +45,7 @@ export function levelSql(plan: FunnelPlan, level: number): LevelCtes {
   const excl = plan.gaps[L] === true
   const attr = plan.attributionLevel === level
   const run = runCols(plan)
+  const part = partitionCols(plan)
   const W = int(plan.windowMicros)
   const names = { items: `i${level}`, win: `w${level}`, valid: `v${level}`, groups: `g${level}`, excl: `e${level}`, tenures: `t${level}`, excluded: `x${level}`, marked: `k${L}`, hits: `h${L}` }
   const bcols = attr ? cols('b', plan.dims) : []
@@ -66,7 +67,7 @@ export function levelSql(plan: FunnelPlan, level: number): LevelCtes {
   const items = join(branches, '\nunion all\n')
 
   // 2. Each row with the latest tenure before it (running maxima) and, strict, the latest resets of E[L] and E[L+1].
-  const w = sql`(partition by ${run} order by seq rows between unbounded preceding and current row)`
+  const w = sql`(partition by ${part} order by seq rows between unbounded preceding and current row)`
   const latest = (expr: Sql) => sql`max(case when k = 0 then ${expr} end) over ${w}`
   const win = sql`select ${run}, seq, k, ts, u, multi${bcols.length ? sql`, ${join(bcols)}` : sql``}, st,
     ${latest(sql`seq`)} as tb, ${latest(sql`st`)} as cst, ${join(tcols(L).map((t, i) => sql`${latest(t)} as ${id(`c${i + 1}`)}`))}
@@ -131,7 +132,7 @@ export function levelSql(plan: FunnelPlan, level: number): LevelCtes {
   ctes.push([
     names.marked,
     sql`select ${run}, seq from (
-      select ${run}, seq, k, st, min(case when ${liveX} then ts end) over (partition by ${run} order by seq rows between current row and unbounded following) as nx
+      select ${run}, seq, k, st, min(case when ${liveX} then ts end) over (partition by ${part} order by seq rows between current row and unbounded following) as nx
       from ${id(names.win)}) as m where k = 0 and nx is not null and nx - st <= ${W}`,
   ])
   return { ctes, tenures: names.tenures, excluded: names.excluded, marked: names.marked, hits: plan.trends ? names.hits : null }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { FunnelPlan } from '../funnel-plan.js'
-import { carriesRunValue, eventPlan, runCols, runNames } from './run-key.js'
+import { carriesRunValue, eventPlan, partitionCols, runCols, runNames } from './run-key.js'
 import { bit, cols, hasBit, int, join, sameCols, type Sql } from './sql-kit.js'
 
 /** `kind` of an occurrence row. */
@@ -44,7 +44,7 @@ export function compactedSql(plan: FunnelPlan): Sql {
   return sql`select * from (
       select r.*, lag(ts) over w as pts, lag(ts, 2) over w as ppts, lead(ts) over w as nts,
         lag(case when sm = 0 and xm = 0 then 1 else 0 end) over w as pblank
-      from (${inSpan}) as r window w as (partition by ${run} order by ts, fs, uuid)
+      from (${inSpan}) as r window w as (partition by ${partitionCols(base)} order by ts, fs, uuid)
     ) as c where not (sm = 0 and xm = 0 and pblank = 1 and pts < ts and (nts is null or nts > ts) and (ppts is null or ppts < pts))`
 }
 
@@ -78,7 +78,7 @@ export function occurrencesSql(plan: FunnelPlan): Sql {
   if (plan.order === 'strict') {
     branches.push(sql`select ${common}, ${int(C)}, 0, g.fs, 0, ${int(2 * n)} from grp as g where g.multi = 0`)
   }
-  return sql`select o.*, row_number() over (partition by ${runCols(plan, 'o')} order by o.ts, o.k1, o.k2, o.uuid, o.k3) as seq
+  return sql`select o.*, row_number() over (partition by ${partitionCols(plan, 'o')} order by o.ts, o.k1, o.k2, o.uuid, o.k3) as seq
     from (${join(branches, '\nunion all\n')}) as o`
 }
 
@@ -99,7 +99,7 @@ export function firstLevelSql(plan: FunnelPlan): Sql {
     // a clean path again (trends.rs resets E[1] on every step-0 event).
     const base = runCols(eventPlan(plan))
     const source = plan.gaps[1]
-      ? sql`(select o.*, sum(case when kind = ${int(X)} and lvl = 1 then 1 else 0 end) over (partition by ${base} order by seq rows between unbounded preceding and current row) as cx from occ0 as o) as o`
+      ? sql`(select o.*, sum(case when kind = ${int(X)} and lvl = 1 then 1 else 0 end) over (partition by ${partitionCols(eventPlan(plan))} order by seq rows between unbounded preceding and current row) as cx from occ0 as o) as o`
       : sql`(select o.*, 0 as cx from occ0 as o) as o`
     return sql`select ${base}, eper as per, min(seq) as seq, min(ts) as st, min(ts) as t1, ',' as sts
       from ${source} where kind = ${int(P)} and lvl = 1${attribution} group by ${base}, eper, ts, cx`

@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { FunnelPlan } from '../funnel-plan.js'
 import { compactedSql, firstLevelSql, groupsSql, occurrencesSql } from './ordered-occurrences-sql.js'
 import { levelSql } from './ordered-level-sql.js'
-import { runCols, runNames } from './run-key.js'
+import { partitionCols, runCols, runNames } from './run-key.js'
 import { id, int, join, nullOf, sameCols, type Sql } from './sql-kit.js'
 
 const times = (n: number, upTo: number, alias?: string): Sql =>
@@ -39,6 +39,7 @@ export function orderedOutcomeCtes(plan: FunnelPlan): Array<readonly [string, Sq
   }
   const n = plan.n
   const run = runCols(plan)
+  const part = partitionCols(plan)
   const anyExclusion = plan.gaps.some((g) => g)
   const branches: Sql[] = []
   for (const l of levels) {
@@ -52,15 +53,15 @@ export function orderedOutcomeCtes(plan: FunnelPlan): Array<readonly [string, Sq
     ctes.push([
       'outcome',
       sql`select ${run}, lvl - 1 as reached, ${times(n, n)} from (
-        select a.*, row_number() over (partition by ${run} order by lvl desc, seq) as rn from alld as a) as r where rn = 1`,
+        select a.*, row_number() over (partition by ${part} order by lvl desc, seq) as rn from alld as a) as r where rn = 1`,
     ])
     return ctes
   }
   ctes.push([
     'outcome',
     sql`select ${run}, lvl - 1 as reached, ${times(n, n)} from (
-      select c.*, row_number() over (partition by ${run} order by seq) as rn from (
-        select a.*, max(lvl) over (partition by ${run}) as kmax from alld as a) as c
+      select c.*, row_number() over (partition by ${part} order by seq) as rn from (
+        select a.*, max(lvl) over (partition by ${part}) as kmax from alld as a) as c
       where lvl = kmax and clean = 1 and marked = 0) as r where rn = 1`,
   ])
   return ctes

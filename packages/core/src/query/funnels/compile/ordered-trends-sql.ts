@@ -2,7 +2,7 @@ import { sql, type Expression } from 'kysely'
 import type { FunnelPlan } from '../funnel-plan.js'
 import { compactedSql, firstLevelSql, groupsSql, occurrencesSql, P } from './ordered-occurrences-sql.js'
 import { levelSql } from './ordered-level-sql.js'
-import { eventPlan, runCols, runNames } from './run-key.js'
+import { eventPlan, partitionCols, runCols, runNames } from './run-key.js'
 import { id, int, join, sameCols, type Sql } from './sql-kit.js'
 
 /**
@@ -51,6 +51,7 @@ export function orderedTrendCtes(plan: FunnelPlan, periodOf: (ts: Expression<num
     if (out.hits) hits.push(sql`select ${runCols(plan)}, ${int(level - 1)} as lvl, seq, ts from ${id(out.hits)}`)
   }
   const run = runCols(plan)
+  const part = partitionCols(plan)
   const on = (a: string, b: string) => sameCols(runNames(plan), a, b)
   ctes.push(['tall', join(tall, '\nunion all\n')])
   ctes.push(['tk', sql`select ${run}, max(lvl) as k, max(case when lvl = ${int(n)} and fx = 0 then 1 else 0 end) as conv from tall group by ${run}`])
@@ -61,13 +62,13 @@ export function orderedTrendCtes(plan: FunnelPlan, periodOf: (ts: Expression<num
   }
   ctes.push([
     'tm',
-    sql`select m.*, min(case when hit = 1 then ts end) over (partition by ${run} order by seq, hit rows between current row and unbounded following) as nh
+    sql`select m.*, min(case when hit = 1 then ts end) over (partition by ${part} order by seq, hit rows between current row and unbounded following) as nh
       from (${join(atK, '\nunion all\n')}) as m`,
   ])
   ctes.push([
     'tstate',
     sql`select tk.*, coalesce(f.fx, 2) as state from tk left join (
-        select ${run}, fx, row_number() over (partition by ${run} order by seq) as rn from tm where hit = 0 and (nh is null or nh - ts > ${W})
+        select ${run}, fx, row_number() over (partition by ${part} order by seq) as rn from tm where hit = 0 and (nh is null or nh - ts > ${W})
       ) as f on ${on('f', 'tk')} and f.rn = 1`,
   ])
   const baseOnly = runCols(base)
@@ -75,7 +76,7 @@ export function orderedTrendCtes(plan: FunnelPlan, periodOf: (ts: Expression<num
     'toutcome',
     sql`select * from (
         select ${run}, (case when conv = 1 then 1
-          when max(case when conv = 0 and state = 1 then 1 else 0 end) over (partition by ${baseOnly}) = 1 then null
+          when max(case when conv = 0 and state = 1 then 1 else 0 end) over (partition by ${partitionCols(base)}) = 1 then null
           when k >= ${int(fromStep + 1)} and state = 0 then -1 end) as outcome
         from tstate) as o where outcome is not null`,
   ])

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import type { SqlHooks } from '../../../storage.js'
 import type { FunnelPlan } from '../funnel-plan.js'
-import { carriesRunValue, runCols, runNames } from './run-key.js'
+import { carriesRunValue, partitionCols, runCols, runNames } from './run-key.js'
 import { bit, id, int, join, type Sql } from './sql-kit.js'
 
 /** The distinct classes of an unordered funnel's steps, with how many steps share each. */
@@ -39,25 +39,26 @@ export function stepClasses(plan: FunnelPlan): Array<{ cls: number; size: number
  */
 export function unorderedStateCtes(plan: FunnelPlan, filing: SqlHooks | null): Array<readonly [string, Sql]> {
   const run = runCols(plan)
+  const part = partitionCols(plan)
   const W = int(plan.windowMicros)
   const classes = stepClasses(plan)
   const clsOf = sql`(case fs ${join(plan.stepClass.map((c, i) => sql`when ${int(i + 1)} then ${int(c)}`), ' ')} else -1 end)`
-  const byRun = sql`partition by ${run} order by seq`
+  const byRun = sql`partition by ${part} order by seq`
   const attribution = plan.attributionLevel !== null
-  const pushed = attribution ? sql`(ex = 0 and seq >= coalesce(min(case when ex = 0 and ${carriesRunValue(plan)} then seq end) over (partition by ${run}, island), ${int(Number.MAX_SAFE_INTEGER)}))` : sql`(ex = 0)`
+  const pushed = attribution ? sql`(ex = 0 and seq >= coalesce(min(case when ex = 0 and ${carriesRunValue(plan)} then seq end) over (partition by ${part}, island), ${int(Number.MAX_SAFE_INTEGER)}))` : sql`(ex = 0)`
   const rows = sql`rows between unbounded preceding and current row`
   // Counts by exclusion segment; an exclusion's own row counts with the segment it closes (`dseg`), whose queues it drains.
   const perClass = classes.map(({ cls }) => {
     const mine = sql`(case when pushed = 1 and cls = ${int(cls)} then 1 else 0 end)`
-    return sql`sum(${mine}) over (partition by ${run}, dseg order by seq ${rows}) as ${id(`cr${cls}`)},
-      coalesce(sum(${mine}) over (partition by ${run}, dseg order by ts range between unbounded preceding and ${int(plan.windowMicros + 1)} preceding), 0) as ${id(`co${cls}`)}`
+    return sql`sum(${mine}) over (partition by ${part}, dseg order by seq ${rows}) as ${id(`cr${cls}`)},
+      coalesce(sum(${mine}) over (partition by ${part}, dseg order by ts range between unbounded preceding and ${int(plan.windowMicros + 1)} preceding), 0) as ${id(`co${cls}`)}`
   })
   const done = join(
     classes.map(({ cls, size }) => sql`least(${int(size)}, ${id(`cr${cls}`)} - ${id(`co${cls}`)})`),
     ' + ',
   )
   const fold = filing !== null && classes.length >= 2
-  const seq = sql`row_number() over (partition by ${runCols(plan, 'r')} order by r.ts, r.fs, r.uuid) as seq, (case when r.sm = 0 then 1 else 0 end) as ex`
+  const seq = sql`row_number() over (partition by ${partitionCols(plan, 'r')} order by r.ts, r.fs, r.uuid) as seq, (case when r.sm = 0 then 1 else 0 end) as ex`
   return [
     fold
       ? ['u0', sql`select r.*, ${seq}, ${clsOf} as cls0, ${overlapping(plan)} as ov from runs as r`]
@@ -90,10 +91,11 @@ export function unorderedStateCtes(plan: FunnelPlan, filing: SqlHooks | null): A
  */
 export function unorderedOutcomeCtes(plan: FunnelPlan, filing: SqlHooks | null): Array<readonly [string, Sql]> {
   const run = runCols(plan)
+  const part = partitionCols(plan)
   const n = plan.n
   const classes = stepClasses(plan)
-  const byRun = sql`partition by ${run} order by seq`
-  const perRun = sql`partition by ${run}`
+  const byRun = sql`partition by ${part} order by seq`
+  const perRun = sql`partition by ${part}`
   // The source of the best record: the event before a record made at an event (even position), or the last event.
   const bestSrc = sql`(case when bpos % 2 = 0 then bpos / 2 - 1 else (bpos - 1) / 2 end)`
   const atSrc = (col: Sql) => sql`max(case when seq = bsrc then ${col} end) over (${perRun})`
@@ -124,7 +126,7 @@ export function unorderedOutcomeCtes(plan: FunnelPlan, filing: SqlHooks | null):
     [
       'uheads',
       // Per class, the oldest queued events of the best record's queues: class ranks co+1 .. co+min(size, queued).
-      sql`select ${run}, vmax, ts, row_number() over (partition by ${run} order by ts) as hn from ur6
+      sql`select ${run}, vmax, ts, row_number() over (partition by ${part} order by ts) as hn from ur6
         where pushed = 1 and seg = sseg and seq <= bsrc and rk > ${ofClass('sco')} and rk <= ${ofClass('sco')} + least(${sizeOf}, ${ofClass('scr')} - ${ofClass('sco')})`,
     ],
     [
@@ -152,6 +154,7 @@ function overlapping(plan: FunnelPlan): Sql {
  */
 function filedCtes(plan: FunnelPlan, hooks: SqlHooks): Array<readonly [string, Sql]> {
   const run = runCols(plan)
+  const part = partitionCols(plan)
   const carries = plan.attributionLevel !== null ? sql`(case when ${carriesRunValue(plan)} then 1 else 0 end)` : sql`1`
   const classOfStep = join(plan.stepClass.map((c, i) => sql`when ${int(i + 1)} then ${int(c)}`), ' ')
   const filed = hooks.unorderedFiling({
@@ -167,7 +170,7 @@ function filedCtes(plan: FunnelPlan, hooks: SqlHooks): Array<readonly [string, S
     as: 'fstep',
   })
   return [
-    ['uf0', sql`select u3.*, max(ov) over (partition by ${run}, island) as need, ${carries} as okv from u3`],
+    ['uf0', sql`select u3.*, max(ov) over (partition by ${part}, island) as need, ${carries} as okv from u3`],
     ['uf1', sql`${filed}`],
     ['uf2', sql`select uf1.*, (case fstep ${classOfStep} else cls0 end) as cls from uf1`],
   ]

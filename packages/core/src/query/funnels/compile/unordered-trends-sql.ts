@@ -1,7 +1,7 @@
 import { sql, type Expression } from 'kysely'
 import type { SqlHooks } from '../../../storage.js'
 import type { FunnelPlan } from '../funnel-plan.js'
-import { eventPlan, runCols } from './run-key.js'
+import { eventPlan, partitionCols, runCols } from './run-key.js'
 import { id, int, join, type Sql } from './sql-kit.js'
 import { stepClasses, unorderedStateCtes } from './unordered-sql.js'
 
@@ -30,12 +30,13 @@ export function unorderedTrendCtes(
 ): Array<readonly [string, Sql]> {
   const base = eventPlan(plan)
   const run = runCols(base)
+  const part = partitionCols(base)
   const n = plan.n
   const classes = stepClasses(plan)
-  const byRun = sql`partition by ${run} order by seq`
+  const byRun = sql`partition by ${part} order by seq`
   const before = sql`rows between unbounded preceding and 1 preceding`
   const kpos = sql`(case when pushed = 1 then (case cls ${join(
-    classes.map(({ cls, size }) => sql`when ${int(cls)} then lag(seq, ${int(size - 1)}) over (partition by ${run}, seg, pushed, cls order by seq)`),
+    classes.map(({ cls, size }) => sql`when ${int(cls)} then lag(seq, ${int(size - 1)}) over (partition by ${part}, seg, pushed, cls order by seq)`),
     ' ',
   )} end) end)`
   const kMax = classes.map(({ cls }) => sql`max(case when cls = ${int(cls)} then kp end) over (${byRun} ${before}) as ${id(`kq${cls}`)}`)
@@ -51,12 +52,12 @@ export function unorderedTrendCtes(
   // rows from this one to the end, as a running frame in reverse: (pos, typ, eseq) is unique within a run's
   // segment, so it is the same set of rows, and Postgres computes a running min once instead of once per row
   // (a frame ending at UNBOUNDED FOLLOWING made a heavy person quadratic: 18,000 events took 664 s on PGlite).
-  const following = sql`(partition by ${run}, dseg order by pos desc, typ desc, eseq desc rows between unbounded preceding and current row)`
+  const following = sql`(partition by ${part}, dseg order by pos desc, typ desc, eseq desc rows between unbounded preceding and current row)`
   return [
     ...unorderedStateCtes(base, filing),
     // The first event within e's window: one past the events before it (a moving count, cheap everywhere).
-    ['ut0', sql`select u5.*, ${kpos} as kp, 1 + coalesce(count(*) over (partition by ${run} order by ts range between unbounded preceding and ${int(plan.windowMicros + 1)} preceding), 0) as wcut from u5`],
-    ['ut1', sql`select ut0.*, ${join([...kMax, ...prevCounts])}, max(seq) over (partition by ${run}) as lastseq from ut0`],
+    ['ut0', sql`select u5.*, ${kpos} as kp, 1 + coalesce(count(*) over (partition by ${part} order by ts range between unbounded preceding and ${int(plan.windowMicros + 1)} preceding), 0) as wcut from u5`],
+    ['ut1', sql`select ut0.*, ${join([...kMax, ...prevCounts])}, max(seq) over (partition by ${part}) as lastseq from ut0`],
     ['ut2', sql`select ut1.*, max(greatest(wcut, ${compCut})) over (${byRun} rows between unbounded preceding and current row) as cut from ut1`],
     [
       'ut3',
