@@ -8,7 +8,7 @@
  * that empties its runs does.
  */
 import { describe, expect, it } from 'vitest'
-import { correlationShares, format, funnelShares, oracleShares, pathShares, retentionShares, trendShares, type Shares } from './generator-shares.js'
+import { correlationShares, format, funnelDstShares, funnelShares, oracleShares, pathShares, retentionShares, trendShares, type Shares } from './generator-shares.js'
 
 function expectShares(name: string, got: Shares, least: Record<string, number>): void {
   const label = format(name, got)
@@ -29,6 +29,11 @@ describe('what the reference properties reach (fixed seeds)', () => {
   it('funnels on every storage: non-empty, conversion to the last step, same-instant events, merged persons', async () => {
     // Measured per request: non-empty 80%, last-step 38%, same-timestamp 96%, merge 42%.
     expectShares('funnels', await funnelShares(), { 'non-empty': 0.5, 'last-step': 0.2, 'same-timestamp': 0.5, merge: 0.2 })
+  })
+
+  it('funnels across a DST change: non-empty, conversion to the last step, day-window edges across the change', async () => {
+    // Measured per request: non-empty 73%, last-step 45%, day-across-dst 75%, same-timestamp 100%.
+    expectShares('funnels-dst', await funnelDstShares(), { 'non-empty': 0.5, 'last-step': 0.2, 'day-across-dst': 0.3, dst: 0.9 })
   })
 
   it('funnel oracle: non-empty, conversion to the last step, DST, same-instant events, merged persons', async () => {

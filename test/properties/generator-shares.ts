@@ -19,7 +19,7 @@ import { referenceRetention } from '../reference/retention-reference.js'
 import { dataset as trendDataset } from '../reference/trend-arbitraries.js'
 import { referenceTrend } from '../reference/trend-reference.js'
 import { datasetArb as correlationData, requestArb as correlationRequest } from '../correlation/support/arbitraries.js'
-import { datasetOf, requestArb as funnelRequest } from '../funnels/support/arbitraries.js'
+import { datasetOf, dstDatasetArb, dstRequestArb, requestArb as funnelRequest } from '../funnels/support/arbitraries.js'
 import { pathsDataset, pathsParams } from '../paths/arbitraries.js'
 import { retentionParams } from '../retention/params-arbitrary.js'
 import { trendParams } from '../trends/support/trend-params-arbitrary.js'
@@ -124,18 +124,32 @@ function funnelAnswerFeatures(result: unknown, params: Record<string, unknown>):
 }
 
 /** Funnel reference property: datasets of eight requests; shares per request. */
-export async function funnelShares(runs = 24, seed = 1): Promise<Shares> {
+export async function funnelShares(runs = 24, seed = 1, data = datasetOf(3), request: fc.Arbitrary<Record<string, unknown>> = funnelRequest): Promise<Shares> {
   const seen: string[][] = []
   let total = 0
-  for (const [data, requests] of sample(fc.tuple(datasetOf(3), fc.array(funnelRequest, { minLength: 8, maxLength: 8 })), runs, seed)) {
-    const features = dataFeatures(data.events, (id) => data.persons[id]?.id)
+  for (const [d, requests] of sample(fc.tuple(data, fc.array(request, { minLength: 8, maxLength: 8 })), runs, seed)) {
+    const features = [...dataFeatures(d.events, (id) => d.persons[id]?.id), ...dstFeature(d.events, d.project.timezone), ...dstSteps(d.events, d.project.timezone)]
     for (const params of requests) {
       total++
-      const result = await referenceFunnel(params, toRefDataset(data)).catch(() => null)
+      const result = await referenceFunnel(params, toRefDataset(d)).catch(() => null)
       seen.push([...features, ...(result === null ? ['error'] : funnelAnswerFeatures(result, params))])
     }
   }
   return tally(total, seen)
+}
+
+/** The funnel property across New York's change (day and week windows). */
+export const funnelDstShares = (runs = 12, seed = 1) => funnelShares(runs, seed, dstDatasetArb, dstRequestArb)
+
+/** A person's two events 23 to 25 hours apart with New York's change between them: a day window's edge across the change. */
+function dstSteps(events: ReadonlyArray<RefEvent>, timezone: string): string[] {
+  if (timezone !== 'America/New_York') return []
+  const byId = new Map<string, number[]>()
+  for (const e of events) byId.set(e.distinct_id, [...(byId.get(e.distinct_id) ?? []), Date.parse(e.timestamp)])
+  for (const times of byId.values())
+    for (const a of times)
+      for (const b of times) if (a < NEW_YORK_CHANGE && b >= NEW_YORK_CHANGE && b - a >= 23 * 3_600_000 && b - a <= 25 * 3_600_000) return ['day-across-dst']
+  return []
 }
 
 /** The funnel oracle's invariants and cross-checks: a dataset, a shape and a view. */
@@ -204,6 +218,6 @@ export const format = (name: string, s: Shares): string =>
 
 if (process.argv[1]?.endsWith('generator-shares.ts')) {
   const which = process.argv[2]
-  const all: Record<string, () => Promise<Shares>> = { trends: trendShares, retention: retentionShares, funnels: funnelShares, oracle: oracleShares, paths: pathShares, correlation: correlationShares }
+  const all: Record<string, () => Promise<Shares>> = { trends: trendShares, retention: retentionShares, funnels: () => funnelShares(), 'funnels-dst': () => funnelDstShares(), oracle: oracleShares, paths: pathShares, correlation: correlationShares }
   for (const [name, f] of Object.entries(all)) if (which === undefined || which === name) console.log(format(name, await f()))
 }

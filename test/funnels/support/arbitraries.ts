@@ -45,9 +45,9 @@ const touchArb: fc.Arbitrary<Touch> = fc.record({
 })
 
 /** One event of a walk: its name, the grid points since the one before (0: a tie), what it carries. */
-const stepEventArb: fc.Arbitrary<WalkEvent> = fc.record({
+const stepEventOf = (gaps: ReadonlyArray<number>): fc.Arbitrary<WalkEvent> => fc.record({
   name: fc.constantFrom('a', 'b', 'c', 'x'),
-  gap: fc.constantFrom(0, 0, 1, 1, 2, 3, 5),
+  gap: fc.constantFrom(...gaps),
   n: fc.constantFrom(0, 1, 1, 2),
   // One event in four leaves the journey's browser and os for others.
   touch: fc.option(touchArb, { freq: 3 }),
@@ -57,11 +57,11 @@ const stepEventArb: fc.Arbitrary<WalkEvent> = fc.record({
  * A walk: `reach` steps of a -> b -> c (one walk in four shuffled), each
  * followed by an event of `noise` (x or a stray step) one time in three.
  */
-const walkArb = fc
+const walkOf = (gaps: ReadonlyArray<number>) => fc
   .record({
     reach: fc.integer({ min: 1, max: 3 }),
     shuffled: fc.integer({ min: 0, max: 3 }).map((k) => k === 0),
-    events: fc.array(stepEventArb, { minLength: 6, maxLength: 6 }),
+    events: fc.array(stepEventOf(gaps), { minLength: 6, maxLength: 6 }),
     noise: fc.array(fc.integer({ min: 0, max: 2 }).map((k) => k === 0), { minLength: 3, maxLength: 3 }),
   })
   .map(({ reach, shuffled, events, noise }) => {
@@ -74,22 +74,31 @@ const walkArb = fc
     return out
   })
 
-const journeyArb = fc.record({
-  distinct: fc.constantFrom(...DISTINCT_IDS),
-  start: fc.integer({ min: 0, max: 30 }),
-  touch: touchArb,
-  // A return: a second walk, up to 20 grid points after the first ends.
-  walks: fc.array(walkArb, { minLength: 1, maxLength: 2 }),
-  pause: fc.integer({ min: 1, max: 20 }),
-})
+const journeyOf = (gaps: ReadonlyArray<number>) =>
+  fc.record({
+    distinct: fc.constantFrom(...DISTINCT_IDS),
+    start: fc.integer({ min: 0, max: 30 }),
+    touch: touchArb,
+    // A return: a second walk, up to 20 grid points after the first ends.
+    walks: fc.array(walkOf(gaps), { minLength: 1, maxLength: 2 }),
+    pause: fc.integer({ min: 1, max: 20 }),
+  })
+
+/** Where and how the grid lies: its first point, the zone, the gaps (in grid points) a walk takes between steps. */
+export interface Grid {
+  readonly base: number
+  readonly timezone: string
+  readonly gaps: ReadonlyArray<number>
+}
+const MINUTES: Grid = { base: BASE, timezone: 'UTC', gaps: [0, 0, 1, 1, 2, 3, 5] }
 
 /**
  * Datasets in the worked examples' plain form, 4 to 9 journeys (about 20 to
  * 50 events); uuids increase with the event's position. Grid points are
  * `spacing` minutes apart (trends spread them over several hourly periods).
  */
-export const datasetOf = (spacing: number): fc.Arbitrary<FunnelExampleData> =>
-  fc.array(journeyArb, { minLength: 4, maxLength: 9, size: 'max' }).map((journeys) => {
+export const datasetOf = (spacing: number, grid: Grid = MINUTES): fc.Arbitrary<FunnelExampleData> =>
+  fc.array(journeyOf(grid.gaps), { minLength: 4, maxLength: 9, size: 'max' }).map((journeys) => {
     const rows: Array<{ distinct: string; name: string; point: number; n: number; touch: Touch }> = []
     for (const j of journeys) {
       let point = j.start
@@ -107,14 +116,14 @@ export const datasetOf = (spacing: number): fc.Arbitrary<FunnelExampleData> =>
           uuid: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`,
           event: r.name,
           distinct_id: r.distinct,
-          timestamp: new Date(BASE + r.point * spacing * 60_000).toISOString(),
+          timestamp: new Date(grid.base + r.point * spacing * 60_000).toISOString(),
           properties: { n: r.n, ...(r.touch.browser ? { $browser: r.touch.browser } : {}), ...(r.touch.os ? { $os: r.touch.os } : {}) },
           ...(r.touch.company ? { groups: { 0: r.touch.company } } : {}),
         }),
       ),
       persons: PERSONS,
       groups: { 0: { acme: { industry: 'finance' }, beta: { industry: 'retail' } } },
-      project: { timezone: 'UTC', weekStartDay: 0, testAccountFilters: [] },
+      project: { timezone: grid.timezone, weekStartDay: 0, testAccountFilters: [] },
       now: '2024-03-20T12:00:00Z',
       actions: { [ACTION_ID]: { name: 'A or C', eventNames: ['a', 'c'] } },
       cohorts: { 1: { name: 'Pro', personIds: ['P1'] }, 2: { name: 'Others', personIds: ['P2', 'P3'] } },
@@ -122,6 +131,14 @@ export const datasetOf = (spacing: number): fc.Arbitrary<FunnelExampleData> =>
   })
 
 export const datasetArb = datasetOf(1)
+
+/**
+ * Around New York's spring change (2024-03-10 07:00Z): an hourly grid from
+ * 2024-03-08 12:00Z (07:00 EST), steps an hour, most of a day, a day, a day
+ * and an hour or a week apart, so that windows of days and weeks end on both
+ * sides of the change and exactly at it.
+ */
+export const dstDatasetArb = datasetOf(60, { base: Date.UTC(2024, 2, 8, 12), timezone: 'America/New_York', gaps: [0, 1, 1, 5, 23, 24, 24, 25, 47, 168] })
 
 /** The same datasets with no two events at one instant (event i moves i seconds later). */
 export const distinctTimesArb: fc.Arbitrary<FunnelExampleData> = datasetArb.map((data) => ({
@@ -220,3 +237,16 @@ export const requestArb = fc.oneof(
   { arbitrary: trendParamsArb(['unordered']), weight: 1 },
   { arbitrary: paramsArb(['ordered', 'strict', 'unordered']).map((p) => ({ ...p, funnel_viz_type: 'time_to_convert' })), weight: 1 },
 )
+
+/** Windows of 1 to 3 days or 1 to 2 weeks: across New York's change, a day is 23 hours of UTC. */
+const dayWindowArb = fc.oneof(
+  { arbitrary: fc.record({ funnel_window_interval: fc.integer({ min: 1, max: 3 }), funnel_window_interval_unit: fc.constant('day') }), weight: 3 },
+  { arbitrary: fc.record({ funnel_window_interval: fc.integer({ min: 1, max: 2 }), funnel_window_interval_unit: fc.constant('week') }), weight: 1 },
+)
+
+/** The requests of `requestArb` over dstDatasetArb: windows in days and weeks, trends by day in New York's days. */
+export const dstRequestArb = fc.tuple(requestArb, dayWindowArb).map(([params, window]) => ({
+  ...params,
+  ...window,
+  ...(params.funnel_viz_type === 'trends' ? { interval: 'day', date_from: '2024-03-07', date_to: '2024-03-18' } : {}),
+}))

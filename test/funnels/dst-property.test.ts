@@ -1,0 +1,54 @@
+/**
+ * The funnel reference property across New York's spring change: journeys on
+ * an hourly grid from 2024-03-08 whose steps are an hour, a day, a day and
+ * an hour or a week apart, requests with windows of days and weeks (every
+ * view and order type, exclusions, breakdowns), funnel trends by New York's
+ * days. Every storage answers exactly what the reference evaluator answers,
+ * people URLs aside. SIGHTLINE_FUNNEL_RUNS sizes it too (a third of the
+ * reference property's datasets).
+ */
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ValidationError } from '../../packages/core/src/errors.js'
+import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
+import { targets } from '../filters/filter-db.js'
+import { toRefDataset } from '../reference/funnel-dataset.js'
+import { referenceFunnel } from '../reference/funnel-reference.js'
+import { dstDatasetArb, dstRequestArb } from './support/arbitraries.js'
+import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
+import { loadExample, withoutUrls } from './support/load-example.js'
+
+const DATASETS = Math.max(1, Math.round(Number(process.env.SIGHTLINE_FUNNEL_RUNS ?? 12) / 3))
+const PER_DATASET = 8
+
+async function outcome<T>(run: Promise<T>): Promise<{ ok: T } | { error: string }> {
+  try {
+    return { ok: await run }
+  } catch (error) {
+    if (error instanceof ValidationError) return { error: `400 ${error.attr}` }
+    throw error
+  }
+}
+
+describe.each(targets)('funnels across a DST change agree with the reference on $name', (target) => {
+  let engine: FunnelEngine
+  beforeAll(async () => {
+    engine = await openFunnelEngine(target)
+  })
+  afterAll(() => engine?.close())
+
+  it(`day and week windows in New York (${DATASETS} datasets x ${PER_DATASET} requests)`, async () => {
+    await fc.assert(
+      fc.asyncProperty(dstDatasetArb, fc.array(dstRequestArb, { minLength: PER_DATASET, maxLength: PER_DATASET }), async (data, requests) => {
+        const loaded = await loadExample(engine, data)
+        for (const params of requests) {
+          const expected = await outcome(referenceFunnel(params, toRefDataset(data)))
+          const actual = await outcome(runFunnel(engine.ctx, loaded.projectId, loaded.params(params)))
+          const got = 'ok' in actual ? { ok: withoutUrls(loaded.result(actual.ok.result)) } : actual
+          expect(got, JSON.stringify(params)).toEqual(expected)
+        }
+      }),
+      { numRuns: DATASETS },
+    )
+  }, 600_000)
+})
