@@ -96,7 +96,7 @@ export function insightDashboardResultCases(target: ConformanceTarget): void {
         const insight = await e.sightline.insights.create(e.projectId, { query, filters: { insight: 'TRENDS', events: [{ id: 'other' }] } })
         const got = await e.sightline.insights.get(e.projectId, insight.id)
         expect(dataOf(got.result)).toEqual(SIGNUPS_BY_DAY)
-        const legacy = { insight: 'TRENDS', events: [{ id: 'signed_up', type: 'events', order: 0, name: 'signed_up' }], interval: 'day', date_from: '-7d' }
+        const legacy = { insight: 'TRENDS', events: [{ id: 'signed_up', type: 'events', order: 0, name: 'signed_up' }], interval: 'day', date_from: '-7d' } as const
         expect(got.result).toEqual((await e.sightline.query.trend(e.projectId, legacy)).result)
 
         const recent = await e.sightline.dashboards.create(e.projectId, { name: 'Recent', filters: { date_from: '-3d' } })

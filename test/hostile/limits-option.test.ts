@@ -3,7 +3,7 @@
  * can tighten or widen each one, and a value that is no positive integer is
  * refused when the engine is created. Storage-independent plumbing: DuckDB in memory.
  */
-import { createSightline, ValidationError } from '@sightline/core'
+import { createSightline, ValidationError, type FunnelCorrelationParams, type FunnelParams, type RetentionParams } from '@sightline/core'
 import { duckdbStorage } from '@sightline/storage-duckdb'
 import { describe, expect, it } from 'vitest'
 
@@ -64,19 +64,19 @@ describe('queries.limits', () => {
       const answer = await five.sightline.query.trend(five.projectId, params)
       expect(answer.result.map((r) => (r as { breakdown_value: string }).breakdown_value).sort()).toEqual(['Chrome', 'Edge', 'Firefox', 'Opera', 'Safari'])
       // Retention ranks its values from (value, period, interval) counts: here five, one per browser, all on day 0 of the 15th.
-      const retention = { target_entity: { id: '$pageview', type: 'events' }, period: 'Day', total_intervals: 2, date_to: '2026-01-15', breakdown: '$browser' }
+      const retention: RetentionParams = { target_entity: { id: '$pageview', type: 'events' }, period: 'Day', total_intervals: 2, date_to: '2026-01-15', breakdown: '$browser' }
       const refused = await four.sightline.query.retention(four.projectId, retention).catch((e: unknown) => e)
       expect(refused).toBeInstanceOf(ValidationError)
       expect((refused as ValidationError).attr).toBe('breakdown')
       // Funnel trends read one row per (value, period): five browsers on one day.
-      const funnel = { events: [{ id: '$pageview', order: 0 }, { id: '$pageview', order: 1 }], funnel_viz_type: 'trends', breakdown: '$browser', date_from: '2026-01-15', date_to: '2026-01-15' }
+      const funnel = { events: [{ id: '$pageview', order: 0 }, { id: '$pageview', order: 1 }], funnel_viz_type: 'trends' as const, breakdown: '$browser', date_from: '2026-01-15', date_to: '2026-01-15' }
       const refusedFunnel = await four.sightline.query.funnel(four.projectId, funnel).catch((e: unknown) => e)
       expect(refusedFunnel).toBeInstanceOf(ValidationError)
       expect((refusedFunnel as ValidationError).attr).toBe('breakdown')
       expect((refusedFunnel as ValidationError).message).toContain('more than 4 (breakdown value, period) rows')
       expect((await five.sightline.query.funnel(five.projectId, funnel)).result).toHaveLength(5)
       // Correlation reads one row per property value and one of totals: six here, over five.
-      const correlation = { ...funnel, funnel_viz_type: 'steps', breakdown: undefined, funnel_correlation_type: 'properties', funnel_correlation_names: ['$browser'] }
+      const correlation: FunnelCorrelationParams = { ...funnel, funnel_viz_type: 'steps', breakdown: undefined, funnel_correlation_type: 'properties', funnel_correlation_names: ['$browser'] }
       const refusedCorrelation = await five.sightline.query.funnelCorrelation(five.projectId, correlation).catch((e: unknown) => e)
       expect(refusedCorrelation).toBeInstanceOf(ValidationError)
       expect((refusedCorrelation as ValidationError).attr).toBe('funnel_correlation_type')

@@ -3,6 +3,7 @@
  * in the project's zone (the harness's project is Europe/Berlin, UTC+1 in
  * February; its clock is 2026-03-01T12:00Z), on every storage target.
  */
+import type { PropertyCondition } from '@sightline/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openEngine, type Engine } from '../conformance/harness.js'
 import { targets } from '../filters/filter-db.js'
@@ -25,7 +26,7 @@ describe.each(targets)('is_date_* in the project zone on $name', (target) => {
   })
   afterAll(() => engine?.close())
 
-  const count = async (operator: string, value: string): Promise<number> => {
+  const count = async (operator: NonNullable<PropertyCondition['operator']>, value: string): Promise<number> => {
     const { result } = await engine.sightline.query.trend(engine.projectId, {
       events: [{ id: 'e' }],
       date_from: '2026-03-01',

@@ -23,7 +23,7 @@ import { personsService } from './services/persons.js'
 import { projectsService } from './services/projects.js'
 import { statsService } from './services/stats.js'
 import { usersService } from './services/users.js'
-import { queryService } from './services/query.js'
+import { queryService, type SightlineQuery } from './services/query.js'
 import { DEFAULT_MAX_CONCURRENT, DEFAULT_MAX_CONCURRENT_PER_PROJECT, DEFAULT_QUERY_TIMEOUT_MS, QueryExecutor } from './query/execution/query-executor.js'
 import { DEFAULT_QUERY_LIMITS } from './query/execution/query-limits.js'
 import type { SightlineDatabase } from './storage.js'
@@ -57,11 +57,12 @@ export interface Sightline {
   /** Sets of persons: static lists, or criteria on person properties, behaviour and other cohorts, evaluated when read. */
   readonly cohorts: ReturnType<typeof cohortsService>
   /**
-   * The analyses (funnels, trends, stickiness, lifecycle) and the persons
-   * behind their points, under a timeout, a per-project concurrency limit
-   * and cancellation by `client_query_id` (option `queries`).
+   * The analyses (funnels, trends, stickiness, lifecycle, retention, paths,
+   * correlation) and the persons behind their points, under a timeout, a
+   * per-project concurrency limit and cancellation by `client_query_id`
+   * (option `queries`). Parameters and results are typed (`FunnelParams`, ...).
    */
-  readonly query: ReturnType<typeof queryService>
+  readonly query: SightlineQuery
   /**
    * Stores events with PostHog's semantics (persons, merges, groups, definitions).
    * Atomic: a batch with one invalid event is rejected whole with a

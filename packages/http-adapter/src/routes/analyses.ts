@@ -1,4 +1,4 @@
-import type { Project } from '@sightline/core'
+import type { ActorsPage, ActorsResult, Project } from '@sightline/core'
 import { visibleProject } from '../access.js'
 import { analysisParamsOf } from '../internal/analysis-params.js'
 import { analysisCsvResponse, type AnalysisKind } from '../internal/csv-analyses.js'
@@ -14,6 +14,11 @@ const PAGING: ReadonlySet<string> = new Set(['format', 'limit', 'offset'])
 
 type Analysis = AnalysisKind
 type Persons = 'funnelPersons' | 'trendPersons' | 'retentionPersons' | 'pathPersons' | 'funnelCorrelationPersons'
+
+/** `sightline.query` as HTTP calls it: the JSON as it came, which each analysis checks itself (its parameter types are for library calls). */
+type UntypedQuery = Record<Analysis, (projectId: number, params: unknown) => Promise<{ result: unknown; last_refresh?: unknown }>> &
+  Record<Persons, (projectId: number, params: unknown, page: ActorsPage) => Promise<ActorsResult>>
+const untypedQuery = (ctx: RouteContext<unknown>): UntypedQuery => ctx.sightline.query as unknown as UntypedQuery
 
 /** What an analysis answers beyond the common errors (interface 8; PostHog's statuses). */
 const ANALYSIS_ERRORS = {
@@ -48,7 +53,7 @@ function postAnalysis(kind: Analysis) {
     errors: ANALYSIS_ERRORS,
     async handle(ctx) {
       const project = await projectOf(ctx)
-      return answer(ctx, kind, await ctx.sightline.query[kind](project.id, ctx.body))
+      return answer(ctx, kind, await untypedQuery(ctx)[kind](project.id, ctx.body))
     },
   })
 }
@@ -64,7 +69,7 @@ function getAnalysis(kind: Analysis) {
     errors: ANALYSIS_ERRORS,
     async handle(ctx) {
       const project = await projectOf(ctx)
-      return answer(ctx, kind, await ctx.sightline.query[kind](project.id, analysisParamsOf(ctx.query)))
+      return answer(ctx, kind, await untypedQuery(ctx)[kind](project.id, analysisParamsOf(ctx.query)))
     },
   })
 }
@@ -83,7 +88,7 @@ function persons(kind: Persons, what: string) {
     async handle(ctx) {
       const project = await projectOf(ctx)
       const page = pageOf(ctx)
-      const found = await ctx.sightline.query[kind](project.id, analysisParamsOf(ctx.query, PAGING), page)
+      const found = await untypedQuery(ctx)[kind](project.id, analysisParamsOf(ctx.query, PAGING), page)
       return respondPage(ctx, page, found.count, found.results)
     },
   })

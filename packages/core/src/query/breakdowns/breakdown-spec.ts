@@ -27,7 +27,7 @@ const BreakdownsItem = Schema.Struct({
   normalize_url: Schema.optional(Schema.NullOr(Schema.Boolean)),
   histogram_bin_count: Schema.optional(Schema.NullOr(Schema.Int)),
 })
-const BreakdownParams = Schema.Struct({
+const BreakdownFields = Schema.Struct({
   breakdown: Schema.optional(Schema.NullOr(Schema.Union([Scalar, Schema.Array(Scalar)]))),
   breakdown_type: Schema.optional(Schema.NullOr(Schema.String)),
   breakdown_group_type_index: Schema.optional(Schema.NullOr(Schema.Int)),
@@ -35,6 +35,18 @@ const BreakdownParams = Schema.Struct({
   breakdown_histogram_bin_count: Schema.optional(Schema.NullOr(Schema.Int)),
   breakdowns: Schema.optional(Schema.NullOr(Schema.Array(BreakdownsItem))),
 })
+
+type BreakdownFieldsInput = typeof BreakdownFields.Encoded
+
+/**
+ * The breakdown keys of a legacy request: `breakdown` (a property, a list of
+ * them, or cohort ids) with `breakdown_type` (default `event`), or the
+ * `breakdowns` list. Default: no breakdown.
+ */
+export interface BreakdownParams extends BreakdownFieldsInput {
+  /** Default `event` (PostHog's typo `events` reads as `event`). */
+  readonly breakdown_type?: BreakdownType | 'events' | null
+}
 
 const invalid = (path: ReadonlyArray<string | number>, message: string): never => {
   throw new ValidationError([{ path, message }], { context: 'invalid breakdown' })
@@ -68,7 +80,7 @@ function binCount(n: number | null | undefined, path: ReadonlyArray<string | num
  * Empty when the filter has no breakdown. ValidationError names the key.
  */
 export function decodeBreakdowns(input: Record<string, unknown>, maxDimensions: number): BreakdownSpec[] {
-  const p = decodeOrThrow(BreakdownParams, input, 'invalid breakdown')
+  const p = decodeOrThrow(BreakdownFields, input, 'invalid breakdown')
   if (p.breakdowns && p.breakdowns.length > 0) {
     if (p.breakdowns.length > maxDimensions) invalid(['breakdowns'], `at most ${maxDimensions} breakdowns are allowed here`)
     return p.breakdowns.map((b, i) => {

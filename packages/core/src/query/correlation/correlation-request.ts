@@ -1,8 +1,46 @@
 import type { PropertyFilters } from '../filters/property-filters.js'
 import type { FunnelRequest } from '../funnels/funnel-request.js'
+import type { FunnelParams } from '../funnels/params/decode-funnel-params.js'
+import type { PropertiesParam } from '../series/series.js'
+import type { PropertyFilterValue } from '../filters/property-filters.js'
 
 /** PostHog's `FunnelCorrelationType`: what a funnel's conversion is correlated with. */
 export type CorrelationType = 'events' | 'properties' | 'event_with_properties'
+
+/**
+ * The parameters of `sightline.query.funnelCorrelation`: the funnel's (its
+ * breakdown and view are checked, then not used) plus what to correlate.
+ * Name lists over HTTP may also be their JSON text.
+ */
+export interface FunnelCorrelationParams extends FunnelParams {
+  /** Default `events`. */
+  readonly funnel_correlation_type?: CorrelationType | null
+  /** `properties`: the person (group) properties to read; `$all` means every one. Required for `properties`. */
+  readonly funnel_correlation_names?: ReadonlyArray<string> | null
+  /** `properties`: properties left out. */
+  readonly funnel_correlation_exclude_names?: ReadonlyArray<string> | null
+  /** `event_with_properties`: the events whose properties are read. Required for `event_with_properties`. */
+  readonly funnel_correlation_event_names?: ReadonlyArray<string> | null
+  /** `events`: events left out. */
+  readonly funnel_correlation_exclude_event_names?: ReadonlyArray<string> | null
+  /** `event_with_properties`: event properties left out. */
+  readonly funnel_correlation_event_exclude_property_names?: ReadonlyArray<string> | null
+}
+
+/** The parameters of `sightline.query.funnelCorrelationPersons`: a correlation row's `success_people_url` / `failure_people_url`. */
+export interface FunnelCorrelationPersonsParams extends FunnelCorrelationParams {
+  /** true: those who converted; false: those who did not. Default both. */
+  readonly funnel_correlation_person_converted?: boolean | null
+  /** `events` and `event_with_properties`: the row's event (`id`: its name) and, for the latter, its property filter. */
+  readonly funnel_correlation_person_entity?: { readonly id: string; readonly type?: 'events' | null; readonly properties?: PropertiesParam } | null
+  /** `properties`: the row's property values (only `exact`). */
+  readonly funnel_correlation_property_values?: ReadonlyArray<{
+    readonly key: string
+    readonly value: PropertyFilterValue
+    readonly type?: 'person' | 'group' | null
+    readonly operator?: 'exact' | null
+  }> | null
+}
 
 /** A funnel correlation request, validated: the funnel (breakdown dropped) and the correlation keys. */
 export interface CorrelationRequest {

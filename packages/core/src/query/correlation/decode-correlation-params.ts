@@ -4,7 +4,7 @@ import { PropertyFilters } from '../filters/property-filters.js'
 import { normalizeProperties } from '../series/series.js'
 import { decodeFunnelRequest } from '../funnels/params/decode-funnel-params.js'
 import { readLegacyParams } from '../funnels/params/legacy-values.js'
-import type { CorrelationActorsRequest, CorrelationRequest, CorrelationType } from './correlation-request.js'
+import type { CorrelationActorsRequest, CorrelationRequest, CorrelationType, FunnelCorrelationPersonsParams } from './correlation-request.js'
 
 const TYPES: ReadonlyArray<CorrelationType> = ['events', 'properties', 'event_with_properties']
 
@@ -12,7 +12,9 @@ const invalid = (key: string | ReadonlyArray<string | number>, message: string):
   new ValidationError([{ path: typeof key === 'string' ? [key] : [...key], message }], { context: 'invalid funnel correlation parameters' })
 
 /** A JSON-valued key as the body gives it, or as JSON text (a GET query or PostHog's own URLs). */
-function jsonValue(params: Readonly<Record<string, unknown>>, key: string): unknown {
+type Key = keyof FunnelCorrelationPersonsParams
+
+function jsonValue(params: Readonly<Record<string, unknown>>, key: Key): unknown {
   const v = params[key]
   if (typeof v !== 'string' || !/^\s*[[{"]/.test(v)) return v
   try {
@@ -23,7 +25,7 @@ function jsonValue(params: Readonly<Record<string, unknown>>, key: string): unkn
 }
 
 /** A list of names (PostHog's `json.loads` of the key); absent, null or '' is empty. */
-function names(params: Readonly<Record<string, unknown>>, key: string): string[] {
+function names(params: Readonly<Record<string, unknown>>, key: Key): string[] {
   const v = jsonValue(params, key)
   if (v === undefined || v === null || v === '') return []
   if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw invalid(key, 'is a list of names')

@@ -13,9 +13,9 @@ import { planFunnel, type FunnelPlan } from './funnel-plan.js'
 import type { FunnelRequest } from './funnel-request.js'
 import { funnelSources } from './funnel-sources.js'
 import { decodeFunnelRequest } from './params/decode-funnel-params.js'
-import { stepsResult } from './shape/steps-result.js'
-import { timeToConvertResult } from './shape/time-to-convert-result.js'
-import { trendsResult } from './shape/trends-result.js'
+import { stepsResult, type FunnelBreakdownStep, type FunnelStep } from './shape/steps-result.js'
+import { timeToConvertResult, type FunnelTimeToConvert } from './shape/time-to-convert-result.js'
+import { trendsResult, type FunnelTrendsSeries } from './shape/trends-result.js'
 import { orderedTrendCtes } from './compile/ordered-trends-sql.js'
 import { unorderedTrendCtes } from './compile/unordered-trends-sql.js'
 import { bucketStarts } from '../dates/buckets.js'
@@ -25,9 +25,15 @@ import { bucketLimitOf } from '../execution/query-limits.js'
 import { boundedRows } from '../execution/bounded-rows.js'
 import { checkAnswerBudget } from '../execution/query-budget.js'
 
+/**
+ * A funnel's `result` by `funnel_viz_type`: the steps (one list per
+ * breakdown value with a breakdown), the trends series, or time to convert.
+ */
+export type FunnelResult = FunnelStep[] | FunnelBreakdownStep[][] | FunnelTrendsSeries[] | FunnelTimeToConvert
+
 /** The legacy funnel endpoint's answer. Caching is not implemented: every answer is computed now. */
-export interface FunnelResponse {
-  readonly result: unknown
+export interface FunnelResponse<R extends FunnelResult = FunnelResult> {
+  readonly result: R
   readonly timezone: string
   readonly last_refresh: string
   readonly is_cached: false
@@ -77,7 +83,7 @@ function runsCtes(ctx: EngineContext, request: FunnelRequest, env: FunnelEnv, pl
   ]
 }
 
-async function stepsView(ctx: EngineContext, request: FunnelRequest, env: FunnelEnv): Promise<unknown> {
+async function stepsView(ctx: EngineContext, request: FunnelRequest, env: FunnelEnv): Promise<FunnelStep[] | FunnelBreakdownStep[][]> {
   const plan = planFunnel(request, request.steps.length)
   const query = withCtes([...stepsCtes(ctx, request, env, plan)], stepsAggregateSql(plan))
   const rows = (await runStorage('run funnel', () => sql<Record<string, unknown>>`${query}`.execute(ctx.db))).rows
@@ -92,7 +98,7 @@ export function stepsCtes(ctx: EngineContext, request: FunnelRequest, env: Funne
 }
 
 /** Time to convert reads the whole funnel's reported paths, without breakdown (funnels.md §11). */
-async function timeToConvertView(ctx: EngineContext, request: FunnelRequest, env: FunnelEnv): Promise<unknown> {
+async function timeToConvertView(ctx: EngineContext, request: FunnelRequest, env: FunnelEnv): Promise<FunnelTimeToConvert> {
   const plain: FunnelRequest = { ...request, breakdown: null }
   const plan = planFunnel(plain, plain.steps.length)
   const ttc = timeToConvertSql(request.fromStep, request.toStep, request.binCount, ctx.adapter.sql)
@@ -102,7 +108,7 @@ async function timeToConvertView(ctx: EngineContext, request: FunnelRequest, env
 }
 
 /** Trends cut the funnel at `funnel_to_step` and count entries per period of the step-0 event (funnels.md §10). */
-async function trendsView(ctx: EngineContext, request: FunnelRequest, env: FunnelEnv): Promise<unknown> {
+async function trendsView(ctx: EngineContext, request: FunnelRequest, env: FunnelEnv): Promise<FunnelTrendsSeries[]> {
   const plan = planFunnel(request, request.toStep + 1)
   const { timezone, weekStartDay } = env.project
   const starts = bucketStarts(env.range, request.interval, timezone, weekStartDay, bucketLimitOf(ctx.limits))

@@ -5,7 +5,7 @@ import { pageActors, type ActorsPage, type ActorsResult } from '../trends/actor-
 import { nodeKeySql } from './path-edges-sql.js'
 import { pathEventsSql, personTextSql } from './path-events-sql.js'
 import { pathRowsSql } from './path-rows-sql.js'
-import { decodePathsRequest, invalidPaths } from './paths-request.js'
+import { decodePathsRequest, invalidPaths, type PathsParams } from './paths-request.js'
 import { pathsEnv } from './paths-env.js'
 
 const MAX_PAGE = 10_000
@@ -49,10 +49,23 @@ interface ActorKeys {
   readonly dropoff: string | null
 }
 
+/**
+ * The parameters of `sightline.query.pathPersons`: the paths' plus a node or
+ * an edge. Without one: everyone with a kept session path.
+ */
+export interface PathPersonsParams extends PathsParams {
+  /** Those with a step from this node (`2_/pricing`); with `path_end_key`, that edge. */
+  readonly path_start_key?: string | null
+  /** Those with a step into this node. */
+  readonly path_end_key?: string | null
+  /** Those whose session path ends at this node. */
+  readonly path_dropoff_key?: string | null
+}
+
 /** The node keys of the persons endpoint; a number (a GET query's `1_404` is text, but `12` is not) is its text. */
 function actorKeys(params: unknown): ActorKeys {
   const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>
-  const key = (name: string): string | null => {
+  const key = (name: keyof PathPersonsParams): string | null => {
     const v = p[name]
     if (v === undefined || v === null || v === '') return null
     if (typeof v === 'number' && Number.isFinite(v)) return String(v)

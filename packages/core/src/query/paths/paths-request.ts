@@ -3,7 +3,8 @@ import { decodeOrThrow } from '../../util/decode.js'
 import { refuseUnreadParameters } from '../analysis/unread-parameters.js'
 import { regexProblem } from '../filters/filter-values.js'
 import { PropertyFilters } from '../filters/property-filters.js'
-import { normalizeProperties } from '../series/series.js'
+import { normalizeProperties, type PropertiesParam } from '../series/series.js'
+import type { QueryControlParams } from '../analysis/analysis-params.js'
 import { portableRegexProblem } from './portable-regex.js'
 
 /** What `include_event_types` may name (PostHog's `PathType`). */
@@ -40,6 +41,51 @@ export interface PathsRequest {
   readonly properties: PropertyFilters
   readonly filterTestAccounts: boolean
 }
+
+/**
+ * The parameters of `sightline.query.paths`: PostHog's legacy paths filter
+ * (what `/insights/path/` takes). Defaults: every event by name, 5 steps,
+ * 50 edges, the last 7 days (`date_from` `-7d`), every person.
+ */
+export interface PathsParams extends QueryControlParams {
+  /** `PATHS` (any case) when given. */
+  readonly insight?: 'PATHS' | null
+  /** The nodes: page views (`$current_url`), screens, other events by name, a HogQL expression. Default every event by name. */
+  readonly include_event_types?: ReadonlyArray<PathEventType> | null
+  /** The legacy single event type (read when `include_event_types` is absent). */
+  readonly path_type?: PathEventType | null
+  /** The node of each event, with `include_event_types: ['hogql']`. */
+  readonly paths_hogql_expression?: string | null
+  /** Paths start at this node (one trailing `/` ignored). */
+  readonly start_point?: string | null
+  /** Paths end at this node. */
+  readonly end_point?: string | null
+  /** Nodes per path: 1 to 1000, default 5. */
+  readonly step_limit?: number | null
+  readonly exclude_events?: ReadonlyArray<string> | null
+  /** Wildcard groupings (`/product/*`): matching nodes become one. */
+  readonly path_groupings?: ReadonlyArray<string> | null
+  /** Apply the project's path cleaning rules first. */
+  readonly path_replacements?: boolean | null
+  /** More cleaning rules: every match of `regex` in a node becomes `alias`. */
+  readonly local_path_cleaning_filters?: ReadonlyArray<{ readonly alias?: string | null; readonly regex: string }> | null
+  /** Edges of lower (higher) weight are left out; 0 or absent: no bound. */
+  readonly min_edge_weight?: number | null
+  readonly max_edge_weight?: number | null
+  /** Edges kept: 1 to 10000, default 50. */
+  readonly edge_limit?: number | null
+  readonly date_from?: string | null
+  readonly date_to?: string | null
+  readonly explicit_date?: boolean | null
+  readonly properties?: PropertiesParam
+  readonly filter_test_accounts?: boolean | null
+  /** Accepted and not used: paths count persons (as PostHog's do). */
+  readonly aggregation_group_type_index?: number | null
+  /** Only 1: sampling is not supported. */
+  readonly sampling_factor?: 1 | null
+}
+
+type Key = keyof PathsParams
 
 /** PostHog's EVENT_IN_SESSION_LIMIT_DEFAULT and EDGE_LIMIT_DEFAULT. */
 export const DEFAULT_STEP_LIMIT = 5
@@ -126,7 +172,7 @@ function point(value: string | null): string | null {
 const present = (v: unknown): boolean => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0)
 
 /** A text value; numbers and booleans are their JSON text (a GET query gives `start_point=404` as a number). Blank is null. */
-function text(p: Record<string, unknown>, key: string): string | null {
+function text(p: Record<string, unknown>, key: Key): string | null {
   const v = p[key]
   if (v === undefined || v === null) return null
   if (typeof v === 'number' && Number.isFinite(v)) return String(v)
@@ -142,7 +188,7 @@ function checkStorable(v: string, path: ReadonlyArray<string | number>): string 
 }
 
 /** A list or object key that may arrive as JSON text (a GET query, or a client that stringifies). */
-function json(p: Record<string, unknown>, key: string): unknown {
+function json(p: Record<string, unknown>, key: Key): unknown {
   const v = p[key]
   if (typeof v !== 'string' || !/^\s*[[{]/.test(v)) return v
   try {
@@ -152,7 +198,7 @@ function json(p: Record<string, unknown>, key: string): unknown {
   }
 }
 
-function stringList(p: Record<string, unknown>, key: string): string[] {
+function stringList(p: Record<string, unknown>, key: Key): string[] {
   const v = json(p, key)
   if (v === undefined || v === null) return []
   if (!Array.isArray(v)) throw invalidPaths([key], 'is a list of texts')
@@ -164,7 +210,7 @@ function stringList(p: Record<string, unknown>, key: string): string[] {
   })
 }
 
-function flag(p: Record<string, unknown>, key: string): boolean {
+function flag(p: Record<string, unknown>, key: Key): boolean {
   const v = p[key]
   if (v === undefined || v === null) return false
   if (typeof v === 'boolean') return v
@@ -173,7 +219,7 @@ function flag(p: Record<string, unknown>, key: string): boolean {
 }
 
 /** A whole number in `[min, max]`, or null when missing; 0 is null too (PostHog's `value or default`). */
-function count(p: Record<string, unknown>, key: string, min: number, max: number): number | null {
+function count(p: Record<string, unknown>, key: Key, min: number, max: number): number | null {
   let v = p[key]
   if (v === undefined || v === null || v === '') return null
   if (typeof v === 'string' && /^\s*-?\d{1,15}\s*$/.test(v)) v = Number(v.trim())
@@ -184,7 +230,7 @@ function count(p: Record<string, unknown>, key: string, min: number, max: number
 }
 
 /** `[{alias, regex}]`: every regex must be one every database reads alike (see portableRegexProblem). */
-function cleaningRules(p: Record<string, unknown>, key: string): PathCleaningRule[] {
+function cleaningRules(p: Record<string, unknown>, key: Key): PathCleaningRule[] {
   const v = json(p, key)
   if (v === undefined || v === null) return []
   if (!Array.isArray(v)) throw invalidPaths([key], 'is a list of {alias, regex}')

@@ -4,7 +4,7 @@ import { ValidationError } from '../../errors.js'
 import { OTHER_MARKER } from '../trends/breakdown-markers.js'
 import { pageActors, type ActorsPage, type ActorsResult } from '../trends/actor-details.js'
 import { retentionEnv } from './retention-env.js'
-import { decodeRetentionRequest } from './retention-request.js'
+import { decodeRetentionRequest, type RetentionParams } from './retention-request.js'
 import { rankValues } from './retention-result.js'
 import { retentionCells, retentionCounts } from './run-retention.js'
 
@@ -12,7 +12,18 @@ const MAX_PAGE = 10_000
 
 const invalid = (field: string, message: string) => new ValidationError([{ path: [field], message }], { context: 'invalid retention persons parameters' })
 
-function indexOf(value: unknown, field: string, required: boolean): number | null {
+/** The parameters of `sightline.query.retentionPersons`: the retention's plus the cell (a row's or value's `people_url`). */
+export interface RetentionPersonsParams extends RetentionParams {
+  /** Required: the row (0-based). */
+  readonly selected_interval: number
+  /** A value of the row (0-based); default the row's cohort. */
+  readonly return_interval?: number | null
+  /** With a breakdown, required: the row block's value (`breakdown_value`). */
+  readonly breakdown_value?: string | null
+}
+
+/** A 0-based index from a number or its text (GET queries); null when absent. */
+function indexOf(value: unknown, field: keyof RetentionPersonsParams, required: boolean): number | null {
   if (value === undefined || value === null || value === '') {
     if (required) throw invalid(field, `${field} is needed: the row (0-based) whose persons to list`)
     return null

@@ -1,10 +1,11 @@
 import { Schema } from 'effect'
 import { ValidationError } from '../../errors.js'
 import { decodeOrThrow } from '../../util/decode.js'
-import { decodeBreakdowns, type BreakdownSpec } from '../breakdowns/breakdown-spec.js'
+import { decodeBreakdowns, type BreakdownParams, type BreakdownSpec } from '../breakdowns/breakdown-spec.js'
 import { refuseUnreadParameters } from '../analysis/unread-parameters.js'
 import { PropertyFilters } from '../filters/property-filters.js'
-import { normalizeProperties, type SeriesEntity } from '../series/series.js'
+import { normalizeProperties, type EntityParams, type PropertiesParam, type SeriesEntity } from '../series/series.js'
+import type { QueryControlParams } from '../analysis/analysis-params.js'
 import { DEFAULT_BREAKDOWN_LIMIT } from '../trends/trend-request.js'
 import { readLegacyParams } from '../trends/legacy-params.js'
 import { retentionEntity } from './retention-entity.js'
@@ -48,12 +49,45 @@ export const MAX_TOTAL_INTERVALS = 1000
 const MAX_BREAKDOWN_LIMIT = 10_000
 
 const Text = Schema.optional(Schema.NullOr(Schema.String))
-const RetentionParams = Schema.Struct({
+const RetentionFields = Schema.Struct({
   retention_type: Text,
   period: Text,
   date_from: Text,
   date_to: Text,
 })
+
+type RetentionFieldsInput = typeof RetentionFields.Encoded
+
+/**
+ * The parameters of `sightline.query.retention`: PostHog's legacy retention
+ * filter (what `/insights/retention/` takes). Defaults: `$pageview` for both
+ * entities, `retention_recurring`, `Day`, 11 intervals ending at `date_to`
+ * (default now), every person, no breakdown (25 values kept with one).
+ */
+export interface RetentionParams extends RetentionFieldsInput, BreakdownParams, QueryControlParams {
+  /** The event or action that puts an actor in a cohort (`{ id: '$signup', type: 'events' }`). */
+  readonly target_entity?: EntityParams | null
+  /** The event or action that counts as a return. */
+  readonly returning_entity?: EntityParams | null
+  /** Default `retention_recurring`. */
+  readonly retention_type?: RetentionType | null
+  /** Any case; default `Day`. */
+  readonly period?: 'Hour' | 'Day' | 'Week' | 'Month' | RetentionPeriod | null
+  /** Values per row, and rows when `date_from` is absent: 1 to 1000, default 11. */
+  readonly total_intervals?: number | null
+  /** A return period counts with at least this many return events; default 1. */
+  readonly minimum_occurrences?: number | null
+  /** Retain groups of this type (0 to 4) instead of persons. */
+  readonly aggregation_group_type_index?: number | null
+  readonly properties?: PropertiesParam
+  readonly filter_test_accounts?: boolean | null
+  /** Each value counts the actors active in that period or any later one. */
+  readonly cumulative?: boolean | null
+  /** Default 25. */
+  readonly breakdown_limit?: number | null
+  /** Only 1: sampling is not supported. */
+  readonly sampling_factor?: 1 | null
+}
 
 const invalid = (path: ReadonlyArray<string | number>, message: string): never => {
   throw new ValidationError([{ path, message }], { context: 'invalid retention parameters' })
@@ -61,7 +95,7 @@ const invalid = (path: ReadonlyArray<string | number>, message: string): never =
 const blank = (s: string | null | undefined): string | null => (s === undefined || s === null || s.trim() === '' ? null : s.trim())
 
 /** An integer from a number or its decimal text (GET queries and hand-written JSON send either); null when absent. */
-function integerOf(value: unknown, path: string): number | null {
+function integerOf(value: unknown, path: keyof RetentionParams): number | null {
   if (value === undefined || value === null || value === '') return null
   const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*-?\d{1,15}\s*$/.test(value) ? Number(value) : Number.NaN
   if (!Number.isSafeInteger(n)) return invalid([path], `is an integer, got ${JSON.stringify(value)}`)
@@ -69,7 +103,7 @@ function integerOf(value: unknown, path: string): number | null {
 }
 
 /** A boolean from `true`/`false` or their text; false when absent. */
-function flagOf(value: unknown, path: string): boolean {
+function flagOf(value: unknown, path: keyof RetentionParams): boolean {
   if (value === undefined || value === null || value === '') return false
   if (typeof value === 'boolean') return value
   if (typeof value === 'string' && /^(true|false)$/i.test(value.trim())) return value.trim().toLowerCase() === 'true'
@@ -85,7 +119,7 @@ function flagOf(value: unknown, path: string): boolean {
  */
 export function decodeRetentionRequest(input: unknown): RetentionRequest {
   const params = readLegacyParams(input)
-  const p = decodeOrThrow(RetentionParams, params, 'invalid retention parameters')
+  const p = decodeOrThrow(RetentionFields, params, 'invalid retention parameters')
   refuseUnreadParameters(params, 'retention', 'invalid retention parameters')
 
   const target = retentionEntity(params.target_entity, 'target_entity')

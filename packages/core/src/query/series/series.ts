@@ -3,6 +3,9 @@ import { ValidationError } from '../../errors.js'
 import { decodeOrThrow } from '../../util/decode.js'
 import { PropertyFilters } from '../filters/property-filters.js'
 
+/** Property filters as an entity gives them: PostHog's list or group, or the old dict form `{"$browser": "Safari"}`. */
+const LegacyPropertyFilters = Schema.Union([PropertyFilters, Schema.Record(Schema.String, Schema.Unknown)])
+
 /** One item of `events` or `actions` as PostHog's legacy filters send it. */
 export const EntityInput = Schema.Struct({
   id: Schema.optional(Schema.NullOr(Schema.Union([Schema.String, Schema.Finite]))),
@@ -10,13 +13,30 @@ export const EntityInput = Schema.Struct({
   order: Schema.optional(Schema.NullOr(Schema.Finite)),
   name: Schema.optional(Schema.NullOr(Schema.String)),
   custom_name: Schema.optional(Schema.NullOr(Schema.String)),
-  properties: Schema.optional(Schema.NullOr(Schema.Union([PropertyFilters, Schema.Record(Schema.String, Schema.Unknown)]))),
+  properties: Schema.optional(Schema.NullOr(LegacyPropertyFilters)),
   math: Schema.optional(Schema.NullOr(Schema.String)),
   math_property: Schema.optional(Schema.NullOr(Schema.String)),
   math_group_type_index: Schema.optional(Schema.NullOr(Schema.Int)),
   math_hogql: Schema.optional(Schema.NullOr(Schema.String)),
 })
 export type EntityInput = typeof EntityInput.Type
+/** One step of a funnel or series of a trend, as a library call gives it (`{ id: '$pageview', type: 'events' }`). */
+export type EntityParams = typeof EntityInput.Encoded
+
+/** The steps of a funnel or the series of a trend: PostHog orders actions first, then events, by `order`. */
+export interface SeriesParams {
+  /** Events by name (`id`; null: every event). */
+  readonly events?: typeof Entities.Encoded | null
+  /** Actions by id. */
+  readonly actions?: typeof Entities.Encoded | null
+}
+
+/**
+ * A request's top-level `properties`: PostHog's list of conditions (AND) or
+ * group. Over HTTP the old dict form (`{"$browser": "Safari"}`, exact
+ * matches) is read too; library calls use the list.
+ */
+export type PropertiesParam = PropertyFilters | null
 
 /** A step of a funnel or a series of a trend, in the order the analysis uses. */
 export interface SeriesEntity {

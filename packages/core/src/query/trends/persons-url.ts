@@ -1,12 +1,13 @@
 import { isoInZone } from './bucket-labels.js'
 import type { Period } from './periods.js'
+import type { TrendPointParams } from './point-params.js'
 import type { TrendRequest, TrendSeries } from './trend-request.js'
 
 /** A link to the actors behind one point, as PostHog's legacy results carry it (`persons_urls[i]`, `persons`). */
 export interface PersonsLink {
   readonly url: string
   /** The keys the link adds to the request: which series and which point. */
-  readonly filter: Record<string, unknown>
+  readonly filter: TrendPointParams
 }
 
 /** The keys `trendActors` reads to find the clicked point; they replace any the request already had. */
@@ -33,10 +34,11 @@ export function encodeParams(params: Record<string, unknown>): string {
  * slash: `api/projects/{id}/persons/trends/?...`.
  */
 export function personsLink(projectId: number, request: TrendRequest, point: Record<string, unknown>): PersonsLink {
-  const filter = Object.fromEntries(Object.entries(point).filter(([, v]) => v !== undefined && v !== null))
+  const own = Object.fromEntries(Object.entries(point).filter(([, v]) => v !== undefined && v !== null))
+  const filter: TrendPointParams = own
   const base = baseQuery(request)
-  const own = encodeParams(filter)
-  return { url: `api/projects/${projectId}/persons/trends/?${base}${base && own ? '&' : ''}${own}`, filter }
+  const query = encodeParams(own)
+  return { url: `api/projects/${projectId}/persons/trends/?${base}${base && query ? '&' : ''}${query}`, filter }
 }
 
 // Every point of a result shares the request's part of the query: encoded once per request, not once per point.

@@ -7,7 +7,7 @@ import { LIFECYCLE_STATUSES, type LifecycleStatus } from '../lifecycle/lifecycle
 import { readLegacyParams } from './legacy-params.js'
 import type { Period } from './periods.js'
 import { bucketIndexOf } from './periods.js'
-import type { TrendRequest } from './trend-request.js'
+import type { TrendParams, TrendRequest } from './trend-request.js'
 
 /** The clicked point of a persons URL (`persons-url.ts` writes these keys). */
 export interface Point {
@@ -30,6 +30,22 @@ const PointParams = Schema.Struct({
   lifecycle_type: Schema.optional(Schema.NullOr(Schema.Literals(LIFECYCLE_STATUSES))),
   stickiness_days: Schema.optional(Schema.NullOr(Schema.Int)),
 })
+
+type PointFields = typeof PointParams.Encoded
+
+/** A point of a trend, stickiness or lifecycle result: what its `persons_urls[i].filter` (`persons.filter`) holds. */
+export interface TrendPointParams extends PointFields {
+  /** The series by its entity, as the links write it; the point is read from `entity_order` (default 0). */
+  readonly entity_id?: string | number | null
+  readonly entity_type?: 'events' | 'actions' | null
+  readonly entity_math?: string | null
+}
+
+/**
+ * The parameters of `sightline.query.trendPersons`: the trend's plus the
+ * point, `{ ...params, ...result[i].persons_urls[j].filter }`.
+ */
+export interface TrendPersonsParams extends TrendParams, TrendPointParams {}
 
 const invalid = (field: string, message: string): never => {
   throw new ValidationError([{ path: [field], message }], { context: 'invalid persons parameters' })

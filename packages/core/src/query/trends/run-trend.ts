@@ -1,7 +1,7 @@
 import type { EngineContext } from '../../context.js'
 import { nowIso } from '../../time/timestamp.js'
-import { runLifecycle } from '../lifecycle/run-lifecycle.js'
-import { runStickiness } from '../stickiness/run-stickiness.js'
+import { runLifecycle, type LifecycleObject } from '../lifecycle/run-lifecycle.js'
+import { runStickiness, type StickinessObject } from '../stickiness/run-stickiness.js'
 import { checkpoint } from '../execution/checkpoint.js'
 import { applyFormula } from './apply-formula.js'
 import { seriesObjects, type TrendSeriesObject } from './series-object.js'
@@ -10,9 +10,12 @@ import { checkTrendAnswer, queryEnv, requestPeriods } from './trend-env.js'
 import { decodeTrendRequest, type TrendRequest } from './trend-request.js'
 import type { QueryEnv } from '../analysis/query-env.js'
 
+/** A trend's `result` by `insight`: series objects for TRENDS, STICKINESS or LIFECYCLE. */
+export type TrendResult = TrendSeriesObject[] | StickinessObject[] | LifecycleObject[]
+
 /** What `/insights/trend/` answers (reference §0). Caching comes later: `is_cached` is always false. */
-export interface TrendResponse {
-  result: unknown[]
+export interface TrendResponse<R extends TrendResult = TrendResult> {
+  result: R
   timezone: string
   /** When the result was computed, ISO 8601 UTC. */
   last_refresh: string

@@ -11,6 +11,9 @@ import { isDisplay, isTotalValueDisplay, type Display } from './displays.js'
 import { FormulaSyntaxError, parseFormula, type FormulaNode } from './formula/formula-parse.js'
 import { readLegacyParams } from './legacy-params.js'
 import { isMath, isPropertyMath, MATHS, STICKINESS_MATHS, type MathName } from './maths.js'
+import type { QueryControlParams } from '../analysis/analysis-params.js'
+import type { BreakdownParams } from '../breakdowns/breakdown-spec.js'
+import type { PropertiesParam, SeriesParams } from '../series/series.js'
 
 export type Insight = 'TRENDS' | 'STICKINESS' | 'LIFECYCLE'
 
@@ -62,7 +65,7 @@ export interface TrendRequest {
 const Text = Schema.optional(Schema.NullOr(Schema.String))
 const Flag = Schema.optional(Schema.NullOr(Schema.Boolean))
 const Int = Schema.optional(Schema.NullOr(Schema.Int))
-const TrendParams = Schema.Struct({
+const TrendFields = Schema.Struct({
   insight: Text,
   shown_as: Text,
   date_from: Text,
@@ -78,6 +81,29 @@ const TrendParams = Schema.Struct({
   breakdown_hide_other_aggregation: Flag,
   smoothing_intervals: Int,
 })
+
+type TrendFieldsInput = typeof TrendFields.Encoded
+
+/**
+ * The parameters of `sightline.query.trend`: PostHog's legacy trend filter
+ * (what `POST /insights/trend/` takes). At least one series (`events`,
+ * `actions`). Defaults: `TRENDS`, `day`, the line graph, the last 7 days
+ * (`date_from` `-7d`), math `total`, no breakdown (25 values kept with one,
+ * 250 for `WorldMap`).
+ */
+export interface TrendParams extends TrendFieldsInput, SeriesParams, BreakdownParams, QueryControlParams {
+  /** Default `TRENDS` (any case). */
+  readonly insight?: Insight | null
+  /** `Stickiness` reads as `insight: STICKINESS`. */
+  readonly shown_as?: 'Volume' | 'Stickiness' | 'Lifecycle' | null
+  /** Default `day`. */
+  readonly interval?: Interval | null
+  /** Default `ActionsLineGraph` (a display Sightline does not know reads as that). The total-value displays answer one `aggregated_value` per series. */
+  readonly display?: Display | null
+  readonly properties?: PropertiesParam
+  /** Only 1: sampling is not supported. */
+  readonly sampling_factor?: 1 | null
+}
 
 /** PostHog's BREAKDOWN_VALUES_LIMIT, and the world map's larger default (reference §6, §7.2). */
 export const DEFAULT_BREAKDOWN_LIMIT = 25
@@ -101,7 +127,7 @@ const blank = (s: string | null | undefined): string | null => (s === undefined 
  */
 export function decodeTrendRequest(input: unknown): TrendRequest {
   const params = readLegacyParams(input)
-  const p = decodeOrThrow(TrendParams, params, 'invalid trend parameters')
+  const p = decodeOrThrow(TrendFields, params, 'invalid trend parameters')
   const insight = insightOf(p.insight ?? null, p.shown_as ?? null)
   refuseUnreadParameters(params, insight === 'TRENDS' ? 'trends' : insight === 'STICKINESS' ? 'stickiness' : 'lifecycle', 'invalid trend parameters')
 

@@ -10,6 +10,13 @@ import { decodeExclusions } from './funnel-exclusions.js'
 import { stepRange } from './funnel-step-range.js'
 import { windowMicros } from './funnel-window.js'
 import { blank, invalid, readLegacyParams } from './legacy-values.js'
+import type { QueryControlParams } from '../../analysis/analysis-params.js'
+import type { Display } from '../../trends/displays.js'
+import type { BreakdownParams } from '../../breakdowns/breakdown-spec.js'
+import type { PropertiesParam, SeriesParams } from '../../series/series.js'
+import type { FunnelBreakdownValue } from '../shape/breakdown-values.js'
+import type { FunnelAttributionParams } from './funnel-breakdown.js'
+import type { FunnelExclusionsParam } from './funnel-exclusions.js'
 
 /** Steps a funnel may have: each is one bit of a 64-bit mask in the compiled SQL. */
 export const MAX_FUNNEL_STEPS = 30
@@ -20,7 +27,7 @@ const VIZ: ReadonlyArray<FunnelViz> = ['steps', 'trends', 'time_to_convert']
 const Text = Schema.optional(Schema.NullOr(Schema.String))
 const Flag = Schema.optional(Schema.NullOr(Schema.Boolean))
 const Int = Schema.optional(Schema.NullOr(Schema.Int))
-const FunnelParams = Schema.Struct({
+const FunnelFields = Schema.Struct({
   funnel_order_type: Text,
   funnel_viz_type: Text,
   display: Text,
@@ -41,6 +48,43 @@ const FunnelParams = Schema.Struct({
   sampling_factor: Schema.optional(Schema.NullOr(Schema.Finite)),
 })
 
+type FunnelFieldsInput = typeof FunnelFields.Encoded
+
+/**
+ * The parameters of `sightline.query.funnel`: PostHog's legacy funnel filter
+ * (what `POST /insights/funnel/` takes). Steps are `events` and `actions`
+ * (at least two, at most 30). Defaults: ordered steps view, a 14-day window,
+ * every person, no breakdown, the last 7 days (`date_from` `-7d`).
+ */
+export interface FunnelParams extends FunnelFieldsInput, SeriesParams, BreakdownParams, FunnelAttributionParams, QueryControlParams {
+  /** Default `ordered`. */
+  readonly funnel_order_type?: FunnelOrder | null
+  /** Default `steps` (`trends` when absent and `display` is `ActionsLineGraph`). */
+  readonly funnel_viz_type?: FunnelViz | null
+  /** Read only without `funnel_viz_type`: PostHog's old `ActionsLineGraph` asks for the trends view. */
+  readonly display?: Display | 'FunnelViz' | null
+  /** Trends periods; default `day` (`minute` is read as `hour`). */
+  readonly interval?: Interval | null
+  readonly exclusions?: FunnelExclusionsParam
+  readonly properties?: PropertiesParam
+  /** Only 1: sampling is not supported. */
+  readonly sampling_factor?: 1 | null
+  /** Not supported (a 400 when given): aggregate by `aggregation_group_type_index`. */
+  readonly funnel_aggregate_by_hogql?: null
+  /** `FUNNELS` with an `event` or `person` `breakdown_type` unboxes breakdown values for PostHog's old clients. */
+  readonly insight?: 'FUNNELS' | null
+}
+
+type FunnelStepFields = typeof ActorsParams.Encoded
+
+/** The parameters of `sightline.query.funnelPersons`: the funnel's, plus which step and which breakdown value (a step's `converted_people_url` / `dropped_people_url`). */
+export interface FunnelPersonsParams extends FunnelParams {
+  /** Required: n lists who reached 1-based step n; -n who dropped off before it (n >= 2). */
+  readonly funnel_step: NonNullable<FunnelStepFields['funnel_step']>
+  /** With a breakdown: the value as the step objects show it (`breakdown_value`); default every value. */
+  readonly funnel_step_breakdown?: FunnelBreakdownValue | null
+}
+
 /**
  * Reads a legacy request to `/insights/funnel/` (JSON body or GET query
  * text): steps from `events` and `actions` (PostHog's order), window,
@@ -55,7 +99,7 @@ const FunnelParams = Schema.Struct({
  */
 export function decodeFunnelRequest(input: unknown): FunnelRequest {
   const params = readLegacyParams(input)
-  const p = decodeOrThrow(FunnelParams, params, 'invalid funnel parameters')
+  const p = decodeOrThrow(FunnelFields, params, 'invalid funnel parameters')
 
   const order = (blank(p.funnel_order_type) ?? 'ordered') as FunnelOrder
   if (!ORDERS.includes(order)) throw invalid(['funnel_order_type'], `unknown order type ${JSON.stringify(p.funnel_order_type)}; use one of ${ORDERS.join(', ')}`)

@@ -11,11 +11,19 @@ const MAX_BREAKDOWN_LIMIT = 10_000
 const MAX_DIMENSIONS = 5
 const ATTRIBUTIONS: ReadonlyArray<FunnelAttribution> = ['first_touch', 'last_touch', 'all_events', 'step']
 
-const AttributionParams = Schema.Struct({
+const AttributionFields = Schema.Struct({
   breakdown_limit: Schema.optional(Schema.NullOr(Schema.Int)),
   breakdown_attribution_type: Schema.optional(Schema.NullOr(Schema.String)),
   breakdown_attribution_value: Schema.optional(Schema.NullOr(Schema.Union([Schema.Int, Schema.String]))),
 })
+
+type AttributionFieldsInput = typeof AttributionFields.Encoded
+
+/** How a funnel's breakdown picks a person's value. */
+export interface FunnelAttributionParams extends AttributionFieldsInput {
+  /** Default `first_touch`; `step` reads `breakdown_attribution_value` (a 0-based step index, default 0). */
+  readonly breakdown_attribution_type?: FunnelAttribution | null
+}
 
 /**
  * The funnel's breakdown: `breakdown` + `breakdown_type` (event by default,
@@ -33,7 +41,7 @@ export function decodeFunnelBreakdown(params: Record<string, unknown>, stepCount
   if (viaBreakdowns && list.length > 1) throw invalid(['breakdowns'], 'funnels take one breakdown in breakdowns; use a list-valued breakdown for several properties')
   const dims = decodeBreakdowns(params, MAX_DIMENSIONS)
   if (dims.length === 0) return null
-  const p = decodeOrThrow(AttributionParams, params, 'invalid funnel parameters')
+  const p = decodeOrThrow(AttributionFields, params, 'invalid funnel parameters')
 
   const limit = p.breakdown_limit ?? DEFAULT_FUNNEL_BREAKDOWN_LIMIT
   if (limit < 1 || limit > MAX_BREAKDOWN_LIMIT) throw invalid(['breakdown_limit'], `breakdown_limit is between 1 and ${MAX_BREAKDOWN_LIMIT}`)

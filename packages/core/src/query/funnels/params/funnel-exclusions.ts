@@ -12,6 +12,8 @@ const ExclusionInput = Schema.Struct({
   funnel_to_step: Schema.optional(Schema.NullOr(Schema.Int)),
 })
 const Exclusions = Schema.NullOr(Schema.Array(ExclusionInput))
+/** `exclusions`: events or actions (`id`, `type`) that remove an attempt when done between steps `funnel_from_step` (default 0) and `funnel_to_step` (default the last). */
+export type FunnelExclusionsParam = typeof Exclusions.Encoded
 
 /**
  * `exclusions`, validated as PostHog's ValidateFunnelExclusions (messages

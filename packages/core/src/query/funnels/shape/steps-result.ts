@@ -13,6 +13,42 @@ export interface StepsContext {
   readonly cohortNames: ReadonlyMap<number, string | null>
 }
 
+/** One step of a funnel's steps view, PostHog's shape. */
+export interface FunnelStep {
+  /** The event name, the action's id, null for "All events" (and for every step of an unordered funnel). */
+  action_id: string | number | null
+  /** The event or action name; unordered funnels: `Completed n steps`. */
+  name: string | null
+  custom_name: string | null
+  /** 0-based. */
+  order: number
+  /** Always empty: the persons are behind `converted_people_url`. */
+  people: never[]
+  /** Actors who reached this step (or further). */
+  count: number
+  type: 'events' | 'actions'
+  /** Seconds from the previous step, over those who converted; null for the first step or nobody. */
+  average_conversion_time: number | null
+  median_conversion_time: number | null
+  /** `sightline.query.funnelPersons` with `funnel_step` n (as a URL relative to the API root). */
+  converted_people_url: string
+  /** `funnel_step` -n; null for the first step. */
+  dropped_people_url: string | null
+}
+
+/** One step of one breakdown value's funnel. */
+export interface FunnelBreakdownStep extends FunnelStep {
+  /**
+   * The value (a cohort's name). PostHog's old clients (`insight: FUNNELS`
+   * with an `event` or `person` `breakdown_type`) get a string `breakdown`'s
+   * first element, and `breakdowns` instead of `breakdown` when they sent the list.
+   */
+  breakdown?: FunnelBreakdownValue
+  breakdowns?: FunnelBreakdownValue
+  /** The value (a cohort's id); unboxed like `breakdown` for old clients. */
+  breakdown_value: FunnelBreakdownValue
+}
+
 type Row = Readonly<Record<string, unknown>>
 const num = (v: unknown): number => Number(v ?? 0)
 const time = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v))
@@ -26,7 +62,7 @@ const time = (v: unknown): number | null => (v === null || v === undefined ? nul
  * steps with count 0 (DECISIONS.md), or [] with a breakdown. The legacy
  * unboxing of PostHog's old clients is applied last.
  */
-export function stepsResult(rows: ReadonlyArray<Row>, ctx: StepsContext): unknown[] {
+export function stepsResult(rows: ReadonlyArray<Row>, ctx: StepsContext): FunnelStep[] | FunnelBreakdownStep[][] {
   const b = ctx.request.breakdown
   const query = encodeParams(ctx.request.params)
   if (b === null) return stepObjects(rows[0] ?? {}, ctx, query, undefined)
@@ -38,14 +74,15 @@ export function stepsResult(rows: ReadonlyArray<Row>, ctx: StepsContext): unknow
     for (let i = n - 1; i >= 0; i--) if (x.counts[i] !== y.counts[i]) return y.counts[i]! - x.counts[i]!
     return compareValues(x.value, y.value)
   })
-  return unboxLegacy(ctx.request.params, groups.map((g) => stepObjects(g.row, ctx, query, g.value)))
+  // With a value, every step object has its breakdown keys.
+  return unboxLegacy(ctx.request.params, groups.map((g) => stepObjects(g.row, ctx, query, g.value) as FunnelBreakdownStep[]))
 }
 
-function stepObjects(row: Row, ctx: StepsContext, query: string, value: FunnelBreakdownValue | undefined): object[] {
+function stepObjects(row: Row, ctx: StepsContext, query: string, value: FunnelBreakdownValue | undefined): FunnelStep[] {
   const { request } = ctx
   const unordered = request.order === 'unordered'
   return request.steps.map((step, i) => {
-    const out: Record<string, unknown> = {
+    const out: FunnelStep & Partial<FunnelBreakdownStep> = {
       action_id: unordered ? null : actionId(step),
       name: unordered ? `Completed ${i + 1} step${i === 0 ? '' : 's'}` : stepName(step, ctx),
       custom_name: unordered ? null : step.customName,
@@ -81,14 +118,14 @@ const cohortName = (value: FunnelBreakdownValue, ctx: StepsContext): string =>
  * request gets `breakdown` and `breakdown_value` unboxed to their first
  * element, and a `breakdowns` request gets `breakdown` renamed `breakdowns`.
  */
-function unboxLegacy(request: Readonly<Record<string, unknown>>, result: object[][]): object[][] {
+function unboxLegacy(request: Readonly<Record<string, unknown>>, result: FunnelBreakdownStep[][]): FunnelBreakdownStep[][] {
   const legacy = request.insight === 'FUNNELS' && (request.breakdown_type === 'person' || request.breakdown_type === 'event')
   const single = legacy && typeof request.breakdown === 'string'
   const multi = legacy && Object.hasOwn(request, 'breakdowns')
   if (!single && !multi) return result
   return result.map((series) =>
     series.map((item) => {
-      const out: Record<string, unknown> = { ...item }
+      const out: FunnelBreakdownStep = { ...item }
       if (single) {
         if (Array.isArray(out.breakdown)) out.breakdown = out.breakdown[0]
         if (Array.isArray(out.breakdown_value)) out.breakdown_value = out.breakdown_value[0]

@@ -1,3 +1,11 @@
+/** A funnel's time-to-convert view, PostHog's shape. */
+export interface FunnelTimeToConvert {
+  /** `[start in seconds, actors]` per bin, the last one empty: it closes the range. Empty when nobody converted. */
+  bins: Array<[number, number]>
+  /** Seconds from `funnel_from_step` to `funnel_to_step`, over those who converted; null for nobody. */
+  average_conversion_time: number | null
+}
+
 type Row = Readonly<Record<string, unknown>>
 
 /**
@@ -5,7 +13,7 @@ type Row = Readonly<Record<string, unknown>>
  * persons], ...], average_conversion_time}`, `bins + 1` starts
  * `round(lo + k * width)` with empty bins kept, from `timeToConvertSql`'s rows.
  */
-export function timeToConvertResult(rows: ReadonlyArray<Row>): { bins: Array<[number, number]>; average_conversion_time: number | null } {
+export function timeToConvertResult(rows: ReadonlyArray<Row>): FunnelTimeToConvert {
   const first = rows[0]
   if (!first) return { bins: [], average_conversion_time: null }
   const count = Number(first.bins)

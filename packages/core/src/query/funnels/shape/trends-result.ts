@@ -4,6 +4,18 @@ import type { FunnelRequest } from '../funnel-request.js'
 import { compareValues, rowValue, type FunnelBreakdownValue } from './breakdown-values.js'
 import { periodDay, periodLabel } from './trend-labels.js'
 
+/** One series of a funnel's trends view (PostHog's summarised form). */
+export interface FunnelTrendsSeries {
+  /** The number of periods. */
+  count: number
+  /** Per period: the % of its entrants who converted, to 2 decimals (0 when nobody entered). */
+  data: number[]
+  days: string[]
+  labels: string[]
+  /** With a breakdown: the value (a cohort's name). */
+  breakdown_value?: FunnelBreakdownValue | null
+}
+
 type Row = Readonly<Record<string, unknown>>
 
 /** ClickHouse `round(x, 2)`: to the nearest hundredth, exact halves to even. */
@@ -32,7 +44,7 @@ export interface TrendsContext {
  * with `breakdown_value` (a cohort's name): the `limit` values with the most
  * entrants (ties: value descending) are kept, no "Other", listed by value.
  */
-export function trendsResult(rows: ReadonlyArray<Row>, ctx: TrendsContext): unknown[] {
+export function trendsResult(rows: ReadonlyArray<Row>, ctx: TrendsContext): FunnelTrendsSeries[] {
   const { request, project, range, periods } = ctx
   const zone = project.timezone
   const summary = (entered: Map<number, number>, converted: Map<number, number>) => ({
