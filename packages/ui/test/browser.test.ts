@@ -71,7 +71,7 @@ describe.skipIf(chromiumMissing !== null)('the page in Chromium', () => {
     await page.keyboard.press('Enter')
     await page.getByRole('link', { name: 'Web' }).click({ timeout: HANG })
     await page.getByRole('list', { name: 'Saved insights' }).getByRole('link').first().waitFor({ timeout: HANG })
-    expect(await page.getByRole('list', { name: 'Saved insights' }).getByRole('link').count()).toBe(4)
+    expect(await page.getByRole('list', { name: 'Saved insights' }).getByRole('link').count()).toBe(5)
     expect(await page.getByRole('list', { name: 'Dashboards' }).getByRole('link').allTextContents()).toEqual(['Overview'])
   })
 
@@ -205,6 +205,41 @@ describe.skipIf(chromiumMissing !== null)('the page in Chromium', () => {
     const link = await personsOf(page.locator('.sightline-insight details tbody button').first())
     expect(link.error).toBe(0)
     expect(link.rows).toBeGreaterThan(0)
+  })
+
+  test('a world map: each country of the answer shaded, a click on one lists its persons', async () => {
+    await open(w.insights.worldMap, 'trends-world-map')
+    const answer = await api<{ result: Array<{ breakdown_value: string; aggregated_value: number }> }>(`insights/${w.insights.worldMap}/`)
+    expect(answer.result.map((s) => s.breakdown_value).sort()).toEqual(['BR', 'DE', 'FR', 'JP', 'US'])
+    const shaded = await page.locator('.sightline-insight svg path').evaluateAll((paths) => paths.filter((p) => !['#f3f4f6', 'none', null].includes(p.getAttribute('fill'))).length)
+    expect(shaded).toBeGreaterThanOrEqual(answer.result.length) // a country may be several shapes (Alaska, islands)
+    expect(await page.locator('.sightline-insight tbody tr').count()).toBe(answer.result.length)
+    await page.screenshot({ path: join(shots, 'world-map.png') })
+    // The most is drawn in the page's full blue: a point inside its largest shape, found by the browser's own hit test.
+    const us = answer.result.find((s) => s.breakdown_value === 'US')!
+    expect(Math.max(...answer.result.map((s) => s.aggregated_value))).toBe(us.aggregated_value)
+    const point = await page.locator('.sightline-insight svg').evaluate((svg) => {
+      const area = (p: SVGPathElement) => p.getBBox().width * p.getBBox().height
+      for (const path of [...svg.querySelectorAll<SVGPathElement>('path[fill="#1d4aff"]')].sort((a, b) => area(b) - area(a))) {
+        const box = path.getBBox()
+        for (let i = 1; i < 10; i++)
+          for (let j = 1; j < 10; j++) {
+            const at = new DOMPoint(box.x + (box.width * i) / 10, box.y + (box.height * j) / 10)
+            if (path.isPointInFill(at)) {
+              const screen = at.matrixTransform(path.getScreenCTM()!)
+              return { x: screen.x, y: screen.y }
+            }
+          }
+      }
+      return null
+    })
+    expect(point).not.toBeNull()
+    await page.mouse.click(point!.x, point!.y)
+    const dialog = page.getByRole('dialog')
+    await expect.poll(() => dialog.getByRole('status').textContent(), { timeout: HANG }).toBe(`${us.aggregated_value} persons`)
+    expect(await dialog.getByRole('heading').textContent()).toBe('Persons: United States of America')
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'detached', timeout: HANG })
   })
 
   test('a dashboard draws each of its tiles, at their saved places', async () => {

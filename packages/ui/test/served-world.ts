@@ -10,7 +10,7 @@ export interface ServedWorld {
   readonly url: string
   readonly key: string
   readonly projectId: number
-  readonly insights: { readonly trend: number; readonly funnel: number; readonly retention: number; readonly paths: number }
+  readonly insights: { readonly trend: number; readonly funnel: number; readonly retention: number; readonly paths: number; readonly worldMap: number }
   readonly dashboardId: number
   readonly sightline: Sightline
   close(): Promise<void>
@@ -20,6 +20,8 @@ export interface ServedWorld {
 const HOST_PAGE = `<!doctype html><html lang="en"><title>host</title><link rel="icon" href="data:,"><body><main id="host"></main>
 <script type="module">import * as sightline from './ui/sightline-ui.js'; window.sightline = sightline</script></body></html>`
 
+/** Where each person is, as GeoIP would say: two in the US, so it is the deepest on the map. */
+const COUNTRIES = ['US', 'DE', 'FR', 'BR', 'US', 'JP']
 const DAYS = ['2026-01-08', '2026-01-09', '2026-01-10', '2026-01-11', '2026-01-12', '2026-01-13', '2026-01-14']
 
 /**
@@ -39,7 +41,7 @@ export async function servedWorld(): Promise<ServedWorld> {
     for (const [d, day] of DAYS.entries()) {
       if ((d + 2 * p) % (p + 2) === 0) continue
       const at = (minute: number) => `${day}T09:${String(minute).padStart(2, '0')}:00Z`
-      const props = (path: string) => ({ $current_url: `https://acme.test${path}`, $browser: p % 2 === 0 ? 'Firefox' : 'Chrome' })
+      const props = (path: string) => ({ $current_url: `https://acme.test${path}`, $browser: p % 2 === 0 ? 'Firefox' : 'Chrome', $geoip_country_code: COUNTRIES[p] })
       events.push({ event: '$pageview', distinctId: `u${p}`, timestamp: at(0), properties: props('/') })
       events.push({ event: '$pageview', distinctId: `u${p}`, timestamp: at(5), properties: props(p > 3 ? '/docs' : '/pricing') })
       if (p < 3 && d % 2 === 0) {
@@ -59,6 +61,7 @@ export async function servedWorld(): Promise<ServedWorld> {
     funnel: await save('Visit to signup', { insight: 'FUNNELS', events: [{ id: '$pageview', order: 0 }, { id: 'signup', order: 1 }], ...range }, [dashboard.id]),
     retention: await save('Returning visitors', { insight: 'RETENTION', date_to: '2026-01-14', total_intervals: 4, period: 'Day', target_entity: { id: '$pageview', type: 'events' }, returning_entity: { id: '$pageview', type: 'events' } }),
     paths: await save('Page flow', { insight: 'PATHS', include_event_types: ['$pageview'], ...range }),
+    worldMap: await save('Visitors by country', { insight: 'TRENDS', events: [{ id: '$pageview', math: 'dau' }], breakdown: '$geoip_country_code', display: 'WorldMap', ...range }),
   }
   const ui = sightlineUi()
   // A host's own page beside Sightline's, embedding the views from the same bundle.

@@ -8,6 +8,7 @@ import { retentionTable } from './views/retention-table.js'
 import { timeToConvert } from './views/time-to-convert.js'
 import { trendChart } from './views/trend-chart.js'
 import { trendBarValue, trendNumber, trendPie, trendTableView } from './views/trend-totals.js'
+import { trendWorldMap } from './views/world-map.js'
 import type { InsightAnswer } from './wire.js'
 
 type View = (element: HTMLElement, result: unknown, ctx: ViewContext) => void
@@ -17,10 +18,10 @@ const VIEWS: Readonly<Record<ViewKind, View>> = {
   'trends-cumulative': (e, r, c) => trendChart(e, r, c, { type: 'line', cumulative: true }, 'Cumulative line chart'),
   'trends-bar': (e, r, c) => trendChart(e, r, c, { type: 'bar' }, 'Bar chart'),
   'trends-bar-value': trendBarValue,
-  'trends-table': (e, r, c) => trendTableView(e, r, c),
+  'trends-table': trendTableView,
   'trends-pie': trendPie,
   'trends-number': trendNumber,
-  'trends-world-map': (e, r, c) => trendTableView(e, r, c, 'Total (by country)'),
+  'trends-world-map': trendWorldMap,
   stickiness: (e, r, c) => trendChart(e, r, c, { type: 'bar' }, 'Stickiness'),
   lifecycle: (e, r, c) => trendChart(e, r, c, { type: 'bar', stacked: true }, 'Lifecycle'),
   'funnel-steps': funnelSteps,

@@ -22,7 +22,7 @@ const DISPLAYS: ReadonlyArray<readonly [string, string]> = [
   ['ActionsTable', 'Table'],
   ['ActionsPie', 'Pie'],
   ['BoldNumber', 'Number'],
-  ['WorldMap', 'World map (table)'],
+  ['WorldMap', 'World map'],
 ]
 
 /**

@@ -1,16 +1,16 @@
 /**
  * ECharts, tree-shaken to what the views draw (lines, bars, pies, Sankey
- * flows; grid, tooltip, legend) with the SVG renderer: SVG keeps the
+ * flows, the world map; grid, tooltip, legend) with the SVG renderer: SVG keeps the
  * drawing in the DOM, where screen readers, tests and the page's own CSS
  * reach it, and at insight sizes (a few thousand points at most, core's
  * bucket budget) it draws as fast as canvas.
  */
-import { BarChart, LineChart, PieChart, SankeyChart } from 'echarts/charts'
+import { BarChart, LineChart, MapChart, PieChart, SankeyChart } from 'echarts/charts'
 import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components'
-import { init, use } from 'echarts/core'
+import { init, registerMap, use } from 'echarts/core'
 import { SVGRenderer } from 'echarts/renderers'
 
-use([LineChart, BarChart, PieChart, SankeyChart, GridComponent, TooltipComponent, LegendComponent, SVGRenderer])
+use([LineChart, BarChart, PieChart, SankeyChart, MapChart, GridComponent, TooltipComponent, LegendComponent, SVGRenderer])
 
-export { init }
+export { init, registerMap }
 export type { EChartsType } from 'echarts/core'

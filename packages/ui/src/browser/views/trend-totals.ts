@@ -56,9 +56,9 @@ export function trendNumber(element: HTMLElement, result: unknown, ctx: ViewCont
   element.append(el(doc, 'figure', { class: 'sightline-number' }, number, el(doc, 'figcaption', { text: name })))
 }
 
-/** `ActionsTable` and `WorldMap` (a country per row): the totals, or every point, as a table. */
-export function trendTableView(element: HTMLElement, result: unknown, ctx: ViewContext, totalHeading = 'Total'): void {
-  element.append(trendTable(element.ownerDocument, seriesOf(result), ctx, true, totalHeading))
+/** `ActionsTable`: the totals, or every point, as a table. */
+export function trendTableView(element: HTMLElement, result: unknown, ctx: ViewContext): void {
+  element.append(trendTable(element.ownerDocument, seriesOf(result), ctx, true))
 }
 
 function select(ctx: ViewContext, picked: { s: { persons?: { url: string } }; name: string } | undefined): void {
