@@ -48,7 +48,17 @@ function analysisCases(w: Walk): void {
    */
   function expectedTrend() {
     const params = trendParams()
-    const filter = expect.objectContaining({ events: params.events, actions: params.actions, insight: 'TRENDS', interval: 'day', display: 'ActionsLineGraph', filter_test_accounts: false })
+    // README, a trend result's `filter`: each entity as sent with its type, math (`total` when unnamed) and properties
+    // ([] when none); no properties asked for is PostHog's empty group, {}.
+    const filter = expect.objectContaining({
+      events: [{ id: 'walk_signup', type: 'events', math: 'total', properties: [] }],
+      actions: [{ ...params.actions[0], properties: [] }],
+      properties: {},
+      insight: 'TRENDS',
+      interval: 'day',
+      display: 'ActionsLineGraph',
+      filter_test_accounts: false,
+    })
     const series = (label: string, data: number[], count: number, action: Record<string, unknown>) => ({
       data,
       labels: LABELS,

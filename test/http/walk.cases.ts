@@ -341,7 +341,7 @@ export function walkCases(target: ConformanceTarget): void {
       dashboardWalks(walk)
     })
 
-    test('feature flags: answered as a PostHog project with none, so a PostHog client runs quietly', async () => {
+    test('feature flags and /decide/: answered as a PostHog project with none, so a PostHog client runs quietly', async () => {
       const token = live.a.project.apiToken
       const v2 = await call('POST', '/flags/?v=2', 200, { key: null, body: { token, distinct_id: 'walker' } })
       expect(v2.body).toEqual({ flags: {}, errorsWhileComputingFlags: false, requestId: expect.any(String) })
@@ -352,6 +352,9 @@ export function walkCases(target: ConformanceTarget): void {
       for (const path of [`/flags/definitions/?token=${token}`, `/api/feature_flag/local_evaluation/?token=${token}`]) {
         expect((await call('GET', path, 200)).body).toEqual({ flags: [], group_type_mapping: {}, cohorts: {} })
       }
+      // /decide/ for older SDKs: nothing enabled; the flags by version (README, Feature flags).
+      expect((await call('POST', '/decide/?v=3', 200, { key: null, body: { token, distinct_id: 'walker' } })).body).toMatchObject({ featureFlags: {}, featureFlagPayloads: {}, sessionRecording: false, siteApps: [] })
+      expect((await call('GET', `/decide/?token=${token}&data=${data}`, 200, { key: null })).body).toMatchObject({ featureFlags: [], config: { enable_collect_everything: true } })
     })
 
     test('the schema, and the walk covered every documented operation', async () => {
