@@ -1,4 +1,4 @@
-import { parseTimestamp } from '../../packages/core/src/time/timestamp.js'
+import { parseTimestamp } from './ref-time.js'
 import { eventBreakdownValue, type BreakdownValue } from './funnel-breakdown-value.js'
 import type { FunnelRefDataset } from './funnel-dataset.js'
 import { matchesFilters, type FilterSubject } from './funnel-filters.js'

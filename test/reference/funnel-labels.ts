@@ -1,5 +1,4 @@
-import type { Interval, WeekStartDay } from '../../packages/core/src/query/dates/interval.js'
-import { toWall } from '../../packages/core/src/query/dates/wall-clock.js'
+import { type Interval, toWall, type WeekStartDay } from './ref-time.js'
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
 const DAY_MS = 86_400_000

@@ -109,6 +109,16 @@ export const funnelData: fc.Arbitrary<FunnelExampleData> = fc
     }
   })
 
+/** The same datasets with no two events at one instant (event i moves i seconds later). */
+export const distinctTimesData: fc.Arbitrary<FunnelExampleData> = funnelData.map((data) => ({
+  ...data,
+  events: data.events.map((e, i) => {
+    const [whole, fraction] = e.timestamp.split('.')
+    const moved = new Date(Date.parse(`${whole}Z`) + i * 1000).toISOString().slice(0, 19)
+    return { ...e, timestamp: `${moved}.${fraction}` }
+  }),
+}))
+
 export interface FunnelShape {
   /** Event names, or 'A7' for the action. */
   readonly steps: ReadonlyArray<string>

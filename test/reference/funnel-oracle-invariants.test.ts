@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { anyBreakdown, exclusionFor, funnelData, funnelShape, requestOf, touchBreakdown, type FunnelShape } from './funnel-oracle-arbitraries.js'
+import { anyBreakdown, distinctTimesData, exclusionFor, funnelData, funnelShape, requestOf, touchBreakdown, type FunnelShape } from './funnel-oracle-arbitraries.js'
 import { toFunnelDataset, type FunnelExampleData } from './funnel-oracle-dataset.js'
 import { referenceFunnel } from './funnel-oracle-reference.js'
 
@@ -45,9 +45,11 @@ describe('funnel oracle: invariants on random data', () => {
     )
   })
 
-  it('adding an exclusion never raises a count', async () => {
+  // With no two events at one instant, as the engine's invariant (test/funnels/invariants.test.ts): an
+  // exclusion at the instant of a step splits the instant, which can drop the exclusion's own code.
+  it('adding an exclusion never raises a count (no two events at one instant)', async () => {
     await fc.assert(
-      fc.asyncProperty(funnelData, funnelShape.chain((s) => exclusionFor(s).map((x) => [s, x] as const)), async (data, [shape, exclusion]) => {
+      fc.asyncProperty(distinctTimesData, funnelShape.chain((s) => exclusionFor(s).map((x) => [s, x] as const)), async (data, [shape, exclusion]) => {
         const without = await counts(requestOf(shape), data)
         const withIt = await counts(requestOf(shape, { exclusions: [exclusion] }), data)
         without.forEach((n, i) => expect(withIt[i]).toBeLessThanOrEqual(n))

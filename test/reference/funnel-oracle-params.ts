@@ -3,7 +3,7 @@
  * DECISIONS.md). Throws FunnelReferenceError with PostHog's message where
  * PostHog answers 400, and for what the reference does not model.
  */
-import type { Interval } from '../../packages/core/src/query/dates/interval.js'
+import { type Interval } from './ref-time.js'
 import type { FunnelRefDataset } from './funnel-oracle-dataset.js'
 
 export class FunnelReferenceError extends Error {

@@ -47,7 +47,7 @@
  * first_time_for_user math, sampling_factor, breakdown_normalize_url.
  * converted_people_url / dropped_people_url are the implementation's.
  */
-import { bucketOfMs, bucketStarts } from '../../packages/core/src/query/dates/buckets.js'
+import { bucketOfMs, bucketStarts } from './ref-time.js'
 import { resolveDateRange, type ResolvedDateRange } from '../../packages/core/src/query/dates/resolve-date-range.js'
 import { funnelRuns, type FunnelRun, type RunValue } from './funnel-oracle-attribution.js'
 import type { FunnelRefDataset } from './funnel-oracle-dataset.js'

@@ -4,7 +4,7 @@
  * per breakdown value, a conversion rate for every period of the range.
  */
 import type { ResolvedDateRange } from '../../packages/core/src/query/dates/resolve-date-range.js'
-import { toWall } from '../../packages/core/src/query/dates/wall-clock.js'
+import { toWall } from './ref-time.js'
 import type { RunValue } from './funnel-oracle-attribution.js'
 import type { FunnelRefDataset } from './funnel-oracle-dataset.js'
 import type { FunnelSpec } from './funnel-oracle-params.js'

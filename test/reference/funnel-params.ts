@@ -1,4 +1,4 @@
-import { isInterval, type Interval } from '../../packages/core/src/query/dates/interval.js'
+import { type Interval, isInterval } from './ref-time.js'
 import type { FunnelRefDataset } from './funnel-dataset.js'
 import { readBreakdown } from './funnel-param-breakdown.js'
 import { readExclusions, readSteps } from './funnel-param-entities.js'

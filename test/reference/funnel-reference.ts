@@ -52,8 +52,7 @@
  * implementation's; the reference leaves them out.
  */
 import { resolveDateRange } from '../../packages/core/src/query/dates/resolve-date-range.js'
-import { bucketOfMs } from '../../packages/core/src/query/dates/buckets.js'
-import { parseTimestamp } from '../../packages/core/src/time/timestamp.js'
+import { bucketOfMs, parseTimestamp } from './ref-time.js'
 import type { FunnelRefDataset } from './funnel-dataset.js'
 import { targetEvents, type FunnelEvent } from './funnel-events.js'
 import { unboxLegacyBreakdown } from './funnel-legacy-unbox.js'

@@ -1,4 +1,4 @@
-import type { Interval } from '../../packages/core/src/query/dates/interval.js'
+import { type Interval } from './ref-time.js'
 
 /** A funnel request read from PostHog's legacy filter JSON: plain, validated, defaults applied. */
 export type OrderType = 'ordered' | 'strict' | 'unordered'

@@ -1,4 +1,4 @@
-import { bucketStarts } from '../../packages/core/src/query/dates/buckets.js'
+import { bucketStarts } from './ref-time.js'
 import type { ResolvedDateRange } from '../../packages/core/src/query/dates/resolve-date-range.js'
 import { compareValues, valueKey, type BreakdownValue } from './funnel-breakdown-value.js'
 import type { FunnelRefDataset } from './funnel-dataset.js'

@@ -10,7 +10,7 @@ import { dayOf, labelOf } from './trend-labels.js'
 import { bucketIndex, periodsOf, previousBucketStart, type PeriodContext } from './trend-period.js'
 import type { TrendQuery } from './trend-query.js'
 import { createdAtByPerson, type Row } from './trend-rows.js'
-import { bucketOfMs } from '../../packages/core/src/query/dates/buckets.js'
+import { bucketOfMs } from './ref-time.js'
 
 const STATUSES = ['new', 'returning', 'resurrecting', 'dormant'] as const
 

@@ -7,7 +7,7 @@
  * resolveDateRange, as in the trend reference (dates have their own tests).
  */
 import { resolveDateRange } from '../../packages/core/src/query/dates/resolve-date-range.js'
-import { parseTimestamp } from '../../packages/core/src/time/timestamp.js'
+import { parseTimestamp } from './ref-time.js'
 import { referenceMatches, textOf, type RefFilters } from '../filters/reference-filter.js'
 import { stableUuid } from './load-dataset.js'
 import type { RefDataset, RefEvent } from './ref-dataset.js'

@@ -9,11 +9,8 @@
  * It assumes valid input (the validation cases live in test/retention);
  * people URLs are not computed here.
  */
-import { bucketOfMs, bucketStarts } from '../../packages/core/src/query/dates/buckets.js'
-import { DAY, floorTo, HOUR } from '../../packages/core/src/query/dates/civil.js'
-import type { Interval, WeekStartDay } from '../../packages/core/src/query/dates/interval.js'
+import { bucketOfMs, bucketStarts, DAY, floorTo, HOUR, instantOf, type Interval, toWall, type WeekStartDay } from './ref-time.js'
 import { resolveDateRange } from '../../packages/core/src/query/dates/resolve-date-range.js'
-import { instantOf, toWall } from '../../packages/core/src/query/dates/wall-clock.js'
 import type { RefDataset } from './ref-dataset.js'
 import { seriesRows } from './trend-filters.js'
 import { isoInZone } from './trend-labels.js'

@@ -3,8 +3,7 @@
  * week labels clipped to the range), and the ISO datetimes of `action.days`
  * and `filter` (Python's isoformat through DRF's encoder, `Z` for UTC).
  */
-import { DAY, floorTo } from '../../packages/core/src/query/dates/civil.js'
-import { toWall } from '../../packages/core/src/query/dates/wall-clock.js'
+import { DAY, floorTo, toWall } from './ref-time.js'
 import type { Period } from './trend-period.js'
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']

@@ -2,8 +2,7 @@
  * The value of one series over a set of events (reference §5): per bucket
  * for a time series, once over the range for a total-value display.
  */
-import { DAY } from '../../packages/core/src/query/dates/civil.js'
-import { startOfWall, toWall } from '../../packages/core/src/query/dates/wall-clock.js'
+import { DAY, startOfWall, toWall } from './ref-time.js'
 import { bucketIndex, type Period } from './trend-period.js'
 import type { SeriesSpec } from './trend-query.js'
 import type { Row } from './trend-rows.js'

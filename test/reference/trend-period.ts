@@ -2,12 +2,9 @@
  * The time side of a trend: the current range (core's resolveDateRange), the
  * previous one for `compare` (reference §9), and the buckets of each.
  */
-import { bucketOfMs, bucketStarts } from '../../packages/core/src/query/dates/buckets.js'
-import { DAY, floorTo, HOUR } from '../../packages/core/src/query/dates/civil.js'
-import type { Interval, WeekStartDay } from '../../packages/core/src/query/dates/interval.js'
+import { bucketOfMs, bucketStarts, DAY, floorTo, HOUR, instantOf, type Interval, toWall, type WeekStartDay, zonedFromInstant } from './ref-time.js'
 import { applyRelativeDate, parseRelativeDate } from '../../packages/core/src/query/dates/relative-date.js'
 import { resolveDateRange } from '../../packages/core/src/query/dates/resolve-date-range.js'
-import { instantOf, toWall, zonedFromInstant } from '../../packages/core/src/query/dates/wall-clock.js'
 import type { RefDataset } from './ref-dataset.js'
 import type { TrendQuery } from './trend-query.js'
 

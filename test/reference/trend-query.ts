@@ -3,7 +3,7 @@
  * the way PostHog's `filter_to_query` reads it (reference §1): series sorted,
  * keys defaulted, typos fixed. Plain data; nothing here looks at events.
  */
-import { isInterval, type Interval } from '../../packages/core/src/query/dates/interval.js'
+import { type Interval, isInterval } from './ref-time.js'
 
 export type Insight = 'TRENDS' | 'STICKINESS' | 'LIFECYCLE'
 

@@ -3,7 +3,7 @@
  * microseconds, the person resolved through the distinct id, and the
  * context property filters look at (person, group and cohort facts).
  */
-import { parseTimestamp } from '../../packages/core/src/time/timestamp.js'
+import { parseTimestamp } from './ref-time.js'
 import type { RefDataset, RefEvent } from './ref-dataset.js'
 
 export interface Row {
