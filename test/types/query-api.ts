@@ -43,6 +43,8 @@ export async function consumer(sightline: Sightline, projectId: number): Promise
   await sightline.query.funnel(projectId, { events: steps, funnel_window_intervall: 14 })
   // @ts-expect-error so is a value outside the parameter's choices
   await sightline.query.funnel(projectId, { events: steps, funnel_order_type: 'sorted' })
+  // @ts-expect-error a window unit that does not exist
+  await sightline.query.funnel(projectId, { events: steps, funnel_window_interval: 2, funnel_window_interval_unit: 'fortnight' })
   // @ts-expect-error and a misspelled key of a step's property filter
   await sightline.query.funnel(projectId, { events: [{ id: 'a', properties: [{ key: '$browser', valeu: 'Chrome' }] }, { id: 'b' }] })
   // @ts-expect-error and a misspelled key of a step

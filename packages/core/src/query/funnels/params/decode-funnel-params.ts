@@ -8,8 +8,9 @@ import type { FunnelActorsRequest, FunnelOrder, FunnelRequest, FunnelViz } from 
 import { decodeFunnelBreakdown } from './funnel-breakdown.js'
 import { decodeExclusions } from './funnel-exclusions.js'
 import { stepRange } from './funnel-step-range.js'
-import { windowMicros } from './funnel-window.js'
+import { windowMicros, type FunnelWindowUnit } from './funnel-window.js'
 import { blank, invalid, readLegacyParams } from './legacy-values.js'
+import { FunnelFields, type FunnelFieldsInput } from './funnel-fields.js'
 import type { QueryControlParams } from '../../analysis/analysis-params.js'
 import type { Display } from '../../trends/displays.js'
 import type { BreakdownParams } from '../../breakdowns/breakdown-spec.js'
@@ -24,31 +25,6 @@ export const MAX_FUNNEL_STEPS = 30
 const ORDERS: ReadonlyArray<FunnelOrder> = ['ordered', 'strict', 'unordered']
 const VIZ: ReadonlyArray<FunnelViz> = ['steps', 'trends', 'time_to_convert']
 
-const Text = Schema.optional(Schema.NullOr(Schema.String))
-const Flag = Schema.optional(Schema.NullOr(Schema.Boolean))
-const Int = Schema.optional(Schema.NullOr(Schema.Int))
-const FunnelFields = Schema.Struct({
-  funnel_order_type: Text,
-  funnel_viz_type: Text,
-  display: Text,
-  funnel_window_interval: Int,
-  funnel_window_interval_type: Text,
-  funnel_window_interval_unit: Text,
-  funnel_window_days: Int,
-  funnel_from_step: Int,
-  funnel_to_step: Int,
-  aggregation_group_type_index: Int,
-  funnel_aggregate_by_hogql: Text,
-  filter_test_accounts: Flag,
-  bin_count: Int,
-  interval: Text,
-  date_from: Text,
-  date_to: Text,
-  explicit_date: Flag,
-  sampling_factor: Schema.optional(Schema.NullOr(Schema.Finite)),
-})
-
-type FunnelFieldsInput = typeof FunnelFields.Encoded
 
 /**
  * The parameters of `sightline.query.funnel`: PostHog's legacy funnel filter
@@ -63,6 +39,10 @@ export interface FunnelParams extends FunnelFieldsInput, SeriesParams, Breakdown
   readonly funnel_viz_type?: FunnelViz | null
   /** Read only without `funnel_viz_type`: PostHog's old `ActionsLineGraph` asks for the trends view. */
   readonly display?: Display | 'FunnelViz' | null
+  /** The window's unit, in any case; default `day`. */
+  readonly funnel_window_interval_unit?: FunnelWindowUnit | Uppercase<FunnelWindowUnit> | null
+  /** The interface document's name for the unit; wins over `funnel_window_interval_unit`. */
+  readonly funnel_window_interval_type?: FunnelWindowUnit | Uppercase<FunnelWindowUnit> | null
   /** Trends periods; default `day` (`minute` is read as `hour`). */
   readonly interval?: Interval | null
   readonly exclusions?: FunnelExclusionsParam

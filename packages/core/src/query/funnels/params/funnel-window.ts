@@ -1,24 +1,23 @@
+import type { FunnelFieldsInput } from './funnel-fields.js'
 import { invalid } from './legacy-values.js'
 
 /** posthog/utils.py DATERANGE_MAP: absolute seconds, a week is 7 days and a month 31 (no calendar arithmetic). */
-const UNIT_SECONDS: Readonly<Record<string, number>> = {
+const UNITS_IN_SECONDS = {
   second: 1,
   minute: 60,
   hour: 3600,
   day: 86_400,
   week: 7 * 86_400,
   month: 31 * 86_400,
-}
+} as const
+const UNIT_SECONDS: Readonly<Record<string, number>> = UNITS_IN_SECONDS
+/** A conversion window's unit (PostHog's `FunnelConversionWindowTimeUnit`). */
+export type FunnelWindowUnit = keyof typeof UNITS_IN_SECONDS
 const UNITS = 'SECOND, MINUTE, HOUR, DAY, WEEK or MONTH'
 // About 100 years: beyond any date range, and far inside a 64-bit microsecond count.
 const MAX_WINDOW_SECONDS = 100 * 366 * 86_400
 
-export interface WindowParams {
-  readonly funnel_window_interval?: number | null | undefined
-  readonly funnel_window_interval_type?: string | null | undefined
-  readonly funnel_window_interval_unit?: string | null | undefined
-  readonly funnel_window_days?: number | null | undefined
-}
+export type WindowParams = Pick<FunnelFieldsInput, 'funnel_window_interval' | 'funnel_window_interval_type' | 'funnel_window_interval_unit' | 'funnel_window_days'>
 
 /**
  * The conversion window in microseconds. DECISIONS.md: the interface
