@@ -36,6 +36,34 @@ function diff(actual: unknown, expected: unknown, path: string, out: string[]): 
 
 export function resultMismatches(actual: unknown, expected: unknown): string[] {
   const out: string[] = []
-  diff(actual, expected, 'result', out)
+  diff(actual, echoedFilters(expected), 'result', out)
   return out
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** An entity's or the request's properties as a list of conditions: the old `{key: value}` form is exact event matches. */
+const conditions = (p: unknown): unknown =>
+  p === undefined || p === null ? [] : isRecord(p) && !('type' in p && 'values' in p) ? Object.entries(p).map(([key, value]) => ({ key, value, operator: 'exact', type: 'event' })) : p
+
+/**
+ * The reference echoes the request as sent in each series' `filter` (§4);
+ * the http-adapter README ("a trend result's `filter`") decides how its
+ * entities and properties are written, as interface 4.4 types them: both
+ * lists, each element with its `type`, `math` (`total` when none) and
+ * properties as a list; the top-level properties as PostHog's
+ * `PropertyGroup.to_dict()` (a list as its AND group, none as `{}`). Applied
+ * to the reference's filters here; a filter already so written is unchanged.
+ */
+function echoedFilters(expected: unknown): unknown {
+  if (!Array.isArray(expected)) return expected
+  return expected.map((series) => {
+    if (!isRecord(series) || !isRecord(series.filter)) return series
+    const f = series.filter
+    const entities = (list: unknown, type: string) =>
+      (Array.isArray(list) ? list : []).map((e: Record<string, unknown>) => ({ ...e, type, math: e.math ?? 'total', properties: conditions(e.properties) }))
+    const properties = conditions(f.properties)
+    const group = Array.isArray(properties) ? (properties.length === 0 ? {} : { type: 'AND', values: properties }) : properties
+    return { ...series, filter: { ...f, events: entities(f.events, 'events'), actions: entities(f.actions, 'actions'), properties: group } }
+  })
 }

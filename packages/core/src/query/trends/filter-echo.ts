@@ -1,5 +1,6 @@
 import type { PropertyFilters } from '../filters/property-filters.js'
-import type { TrendRequest, TrendSeries } from './trend-request.js'
+import { normalizeProperties } from '../series/series.js'
+import type { TrendRequest } from './trend-request.js'
 
 /**
  * The parts of a trend's `filter` echo that the interface document types
@@ -8,36 +9,30 @@ import type { TrendRequest, TrendSeries } from './trend-request.js'
  * PostHog's legacy `Filter.to_dict()` writes them where the two agree, so
  * PostHog's app reads them as it reads PostHog's:
  *
- * - the entities of each kind in the order the analysis uses (PostHog's
- *   `entities_to_dict` lists `self.events`, sorted by `order`), each as sent
- *   with its `type`, its math (`total`, the math used, when none was named:
- *   PostHog echoes null there, the document types a string) and its properties as a list
- *   (the old `{key: value}` form as conditions; PostHog writes a group
- *   object, its app types an entity's properties as a list, as the document);
- *   an action's `id` its integer id, as PostHog (README);
+ * - each entity as sent (the request was read before: every element is an
+ *   object), in the order sent, with its `type`, its math (`total`, the math
+ *   used, when none was named: PostHog echoes null there, the document types
+ *   a string) and its properties as a list (the old `{key: value}` form as
+ *   conditions, none as []; PostHog writes a group object, its app types an
+ *   entity's properties as a list, as the document does);
  * - both lists always, `[]` for a kind the request does not name (PostHog
  *   leaves the key out, the document lists both);
  * - `properties` as PostHog's `PropertyGroup.to_dict()`: a group as sent, a
  *   list of conditions as the AND group of them, none as `{}`.
  */
-export function entitiesEcho(series: ReadonlyArray<TrendSeries>): { events: object[]; actions: object[] } {
-  const echo = (s: TrendSeries) => ({
-    ...s.entity.input,
-    ...(s.entity.kind === 'actions' ? { id: s.entity.actionId } : {}),
-    type: s.entity.kind,
-    math: s.entity.input.math ?? 'total',
-    properties: s.entity.properties,
-  })
-  return {
-    events: series.filter((s) => s.entity.kind === 'events').map(echo),
-    actions: series.filter((s) => s.entity.kind === 'actions').map(echo),
-  }
+function entitiesEcho(sent: unknown, type: 'events' | 'actions'): object[] {
+  if (!Array.isArray(sent)) return []
+  return sent.map((e: Record<string, unknown>) => ({ ...e, type, math: e.math ?? 'total', properties: normalizeProperties(e.properties) }))
 }
 
-export function propertiesEcho(properties: PropertyFilters): object {
+function propertiesEcho(properties: PropertyFilters): object {
   if (!Array.isArray(properties)) return properties
   return properties.length === 0 ? {} : { type: 'AND', values: properties }
 }
 
 /** `filter`'s documented fields for a request (the rest is `filterObject`'s). */
-export const documentedFilterFields = (request: TrendRequest) => ({ ...entitiesEcho(request.series), properties: propertiesEcho(request.properties) })
+export const documentedFilterFields = (request: TrendRequest) => ({
+  events: entitiesEcho(request.params.events, 'events'),
+  actions: entitiesEcho(request.params.actions, 'actions'),
+  properties: propertiesEcho(request.properties),
+})
