@@ -79,6 +79,9 @@ export async function consumer(sightline: Sightline, projectId: number): Promise
   same<typeof trend.result, TrendSeriesObject[]>(true)
   const total: number | undefined = trend.result[0]?.count
   const points: number[] | null | undefined = trend.result[0]?.data
+  const math = trend.result[0]?.action?.math
+  // @ts-expect-error a series' math is one of Sightline's maths, not any text
+  if (math === 'median_of_everything') void math
   void total, points
   // @ts-expect-error a misspelled trend parameter
   await sightline.query.trend(projectId, { events: [{ id: '$pageview' }], breakdown_limt: 5 })

@@ -16,7 +16,8 @@ import { LIFECYCLE_STATUSES, lifecycleCountsSql, lifecycleStatusSql, type Lifecy
 export interface LifecycleObject {
   status: LifecycleStatus
   label: string
-  action: Record<string, unknown>
+  /** The series' entity: the event name (null for "All events") or the action's label. */
+  action: { id: string | null; name: string; type: 'events'; order: number; math: 'total' }
   data: number[]
   count: number
   days: string[]

@@ -19,7 +19,8 @@ export interface StickinessObject {
   labels: string[]
   count: number
   label: string
-  action: Record<string, unknown>
+  /** The series' entity: its label (null for "All events"), position and custom name. */
+  action: { order: number; type: 'events'; name: string; id: string | null; custom_name: string | null }
   filter: Record<string, unknown>
   compare?: boolean
   compare_label?: 'current' | 'previous'

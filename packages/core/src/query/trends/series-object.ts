@@ -3,6 +3,7 @@ import { documentedFilterFields } from './filter-echo.js'
 import type { Period } from './periods.js'
 import { personsUrl, type PersonsLink } from './persons-url.js'
 import type { SeriesOutcome, ValueRow } from './series-values.js'
+import type { MathName } from './maths.js'
 import type { TrendRequest, TrendSeries } from './trend-request.js'
 
 /** One element of a trend's `result`, in PostHog's shape (reference §4, §6). */
@@ -14,7 +15,8 @@ export interface TrendSeriesObject {
   aggregated_value?: number
   label: string
   filter?: Record<string, unknown>
-  action: Record<string, unknown> | null
+  /** The series' entity and math; null for a formula's rows. */
+  action: TrendAction | null
   breakdown_value?: string | number | string[]
   compare?: boolean
   compare_label?: 'current' | 'previous' | null
@@ -23,7 +25,25 @@ export interface TrendSeriesObject {
 }
 
 /** The `action` compatibility object PostHog's runner writes (`build_series_response`). */
-export function actionObject(series: TrendSeries, period: Period): Record<string, unknown> {
+export interface TrendAction {
+  /** The bucket starts, ISO date-times in the project's zone. */
+  days: string[]
+  /** The series' label; null for "All events". */
+  id: string | null
+  type: 'events'
+  order: number
+  name: string
+  custom_name: string | null
+  math: MathName
+  math_property: string | null
+  math_hogql: string | null
+  math_group_type_index: number | null
+  /** Always empty, as PostHog's is. */
+  properties: Record<string, never>
+}
+
+/** The `action` object of a series over a period. */
+export function actionObject(series: TrendSeries, period: Period): TrendAction {
   const e = series.entity
   return {
     days: period.starts.map((ms) => isoInZone(period.timeZone, ms * 1000)),
