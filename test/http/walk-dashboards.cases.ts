@@ -18,11 +18,11 @@ const FIXED = {
 /**
  * Dashboards over the walk's events (walk_signup: one on the 13th, three on
  * the 14th): every operation, tiles added through the insights' `dashboards`
- * field, restyled and removed, `from_dashboard`, the soft delete and the
- * undelete.
+ * field, restyled and removed, `from_dashboard`, the soft delete, the
+ * undelete and a text tile.
  */
 export function dashboardWalks(w: Walk): void {
-  test('dashboards: all five operations, pinned and tags, tiles through insights, from_dashboard, the soft delete and the undelete', async () => {
+  test('dashboards: all five operations, pinned and tags, tiles through insights, from_dashboard, the soft delete, the undelete and a text tile', async () => {
     const { a } = w.live
     const base = `/api/projects/${a.project.id}/dashboards`
     const insightsBase = `/api/projects/${a.project.id}/insights`
@@ -145,5 +145,30 @@ export function dashboardWalks(w: Walk): void {
     ])
     expect((await w.call('GET', `${base}/${created.id}/`, 200)).body).toEqual(back)
     expect((await w.call('GET', `${insightsBase}/${i2.id}/`, 200)).body.dashboards).toEqual([created.id])
+
+    // A text tile (PostHog's Text): `text` without ids adds one; it has no insight, no refresh, and comes by its layout (y 10) last.
+    const l3 = { sm: { x: 0, y: 10, w: 12, h: 2 } }
+    const withText = (await w.call('PATCH', `${base}/${created.id}/`, 200, { body: { tiles: [{ text: { body: 'Signups **grew**' }, layouts: l3 }] } })).body
+    const textTile = withText.tiles[2]
+    expect(withText.tiles.map((t: any) => t.order)).toEqual([0, 1, 2])
+    expect(textTile).toEqual({
+      id: expect.any(Number),
+      insight: null,
+      text: { id: textTile.id, body: 'Signups **grew**', created_by: w.userBasic(), last_modified_at: STAMP, last_modified_by: null, team: a.project.id },
+      layouts: l3,
+      color: null,
+      order: 2,
+      last_refresh: null,
+      is_cached: false,
+    })
+    // PostHog's app sends tiles back as it read them: the text tile with a new body, an insight tile with `text: null`.
+    const edited = (await w.call('PATCH', `${base}/${created.id}/`, 200, {
+      body: { tiles: [{ ...textTile, text: { ...textTile.text, body: 'Signups grew' } }, { ...back.tiles[0], text: null, color: 'purple' }] },
+    })).body
+    expect(edited.tiles.map((t: any) => [t.id, t.color, t.text?.body ?? null])).toEqual([[t2, 'purple', null], [t1, 'blue', null], [textTile.id, null, 'Signups grew']])
+    expect(edited.tiles[2].text.last_modified_by).toEqual(w.userBasic())
+    expect((await w.call('PATCH', `${base}/${created.id}/`, 400, { body: { tiles: [{ id: t1, text: { body: 'x' } }] } })).body).toMatchObject({ attr: 'tiles__0__text' })
+    const untexted = (await w.call('PATCH', `${base}/${created.id}/`, 200, { body: { tiles: [{ id: textTile.id, deleted: true }] } })).body
+    expect(untexted.tiles.map((t: any) => t.id)).toEqual([t2, t1])
   })
 }

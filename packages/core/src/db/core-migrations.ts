@@ -362,5 +362,16 @@ export function coreMigrations(capabilities: StorageCapabilities, hooks: SqlHook
         await db.updateTable('dashboards').set({ pinned: false, tags: '[]' }).execute()
       },
     },
+    core_0009_text_tiles: {
+      async up(db: Kysely<any>) {
+        // PostHog's text tiles: a tile shows an insight or a text. Sightline keeps the text on its tile
+        // (one text per tile; the text's id is the tile's), so a text tile has no insight.
+        await db.schema.alterTable('dashboard_tiles').alterColumn('insight_id', (c) => c.dropNotNull()).execute()
+        await db.schema.alterTable('dashboard_tiles').addColumn('text_body', 'text').execute()
+        await db.schema.alterTable('dashboard_tiles').addColumn('text_created_by', 'integer').execute()
+        await db.schema.alterTable('dashboard_tiles').addColumn('text_last_modified_at', tstz).execute()
+        await db.schema.alterTable('dashboard_tiles').addColumn('text_last_modified_by', 'integer').execute()
+      },
+    },
   }
 }

@@ -272,12 +272,18 @@ export interface DashboardsTable {
 export interface DashboardTilesTable {
   id: Generated<number>
   dashboard_id: number
-  insight_id: number
+  /** Null on a text tile (core_0009). */
+  insight_id: number | null
   /** PostHog's tile layouts by breakpoint, e.g. `{ sm: { x, y, w, h } }`. */
   layouts: Json<Record<string, unknown>>
   color: string | null
   deleted: boolean
   created_at: Timestamp
+  /** A text tile's markdown (PostHog's `Text.body`); null on an insight tile. The text's id is the tile's. */
+  text_body: ColumnType<string | null, string | null | undefined, string | null>
+  text_created_by: ColumnType<number | null, number | null | undefined, number | null>
+  text_last_modified_at: ColumnType<string | null, string | null | undefined, string | null>
+  text_last_modified_by: ColumnType<number | null, number | null | undefined, number | null>
 }
 
 export interface ActivityLogTable {

@@ -72,9 +72,11 @@ export async function toInsights(db: Db, project: ProjectInfo, rows: ReadonlyArr
     .execute()
   const tilesOf = new Map<number, InsightDashboardTile[]>()
   for (const t of tiles) {
-    const list = tilesOf.get(t.insight_id) ?? []
+    // Never null here: the rows were selected by insight id (text tiles have none).
+    const insightId = t.insight_id!
+    const list = tilesOf.get(insightId) ?? []
     list.push({ id: t.id, dashboardId: t.dashboard_id, deleted: t.deleted })
-    tilesOf.set(t.insight_id, list)
+    tilesOf.set(insightId, list)
   }
   const users = await userSummaries(db, rows.flatMap((r) => [r.created_by, r.last_modified_by]))
   return rows.map((r) => {

@@ -15,11 +15,27 @@ export const DashboardFilters = Schema.StructWithRest(
 ).pipe(Schema.check(Schema.makeFilter((u: object) => Schema.is(JsonObject)(u) || 'expected JSON values only')))
 export type DashboardFilters = typeof DashboardFilters.Type
 
-/** A tile: one insight shown on one dashboard, with its layout and colour. */
+/** PostHog's `Text` of a text tile. Sightline keeps one per tile: its id is the tile's. */
+export const DashboardText = Schema.Struct({
+  id: Schema.Int,
+  /** Markdown, at most 4,000 characters. */
+  body: Schema.String,
+  createdBy: Schema.NullOr(UserSummary),
+  /** When the text was written or last changed. */
+  lastModifiedAt: Schema.String,
+  /** Who last changed it; null until someone changes it after writing it. */
+  lastModifiedBy: Schema.NullOr(UserSummary),
+})
+export type DashboardText = typeof DashboardText.Type
+
+/** A tile: one insight or one text shown on one dashboard, with its layout and colour. */
 export const DashboardTile = Schema.Struct({
   id: Schema.Int,
   dashboardId: Schema.Int,
-  insightId: Schema.Int,
+  /** Null on a text tile. */
+  insightId: Schema.NullOr(Schema.Int),
+  /** Null on an insight tile. */
+  text: Schema.NullOr(DashboardText),
   /** PostHog's layouts by breakpoint, e.g. `{ sm: { x, y, w, h } }`. */
   layouts: JsonObject,
   color: Schema.NullOr(Schema.String),
@@ -61,10 +77,18 @@ export const CreateDashboardInput = Schema.Struct({
 })
 export type CreateDashboardInput = typeof CreateDashboardInput.Type
 
-/** A change to one of the dashboard's tiles inside `update` (PostHog's `PATCH /dashboards/:id/` with `tiles`). */
+const TextBody = Schema.String.pipe(Schema.check(Schema.isMaxLength(4000)))
+
+/**
+ * A change to one of the dashboard's tiles inside `update` (PostHog's
+ * `PATCH /dashboards/:id/` with `tiles`), or a new text tile: with `text` and
+ * no tile id (nor text id), a text tile is added with the given look.
+ */
 export const DashboardTilePatch = Schema.Struct({
-  /** A tile shown on this dashboard. */
-  id: Schema.Int,
+  /** A tile shown on this dashboard; none for a new text tile. */
+  id: Schema.optional(Schema.Int),
+  /** A text tile's text: a new one, or (with the tile's `id`, or its own `id`, which is the tile's) a new body for it. */
+  text: Schema.optional(Schema.Struct({ id: Schema.optional(Schema.NullOr(Schema.Int)), body: TextBody })),
   layouts: Schema.optional(JsonObject),
   color: Schema.optional(Color),
   /** True removes the tile (the insight leaves the dashboard); false changes nothing. */

@@ -5,6 +5,7 @@ import { projectWrites, writeTransaction } from '../db/write-retries.js'
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js'
 import { changesBetween } from '../insights/changes.js'
 import { displayName, findInsightRow, findProject, userSummaries, type ProjectInfo } from '../insights/rows.js'
+import { insertTextTile, rewriteText, tilesFromRows } from '../insights/text-tiles.js'
 import { dashboardsChange, dashboardsShowing, isRowId, putTile } from '../insights/tiles.js'
 import type { ActivityChange } from '../model/activity.js'
 import type { Actor } from '../model/actor.js'
@@ -27,14 +28,7 @@ import { recordActivity } from './activity-log.js'
 type Db = Kysely<SightlineDatabase>
 type DashboardRow = Selectable<DashboardsTable>
 
-const tileFromRow = (t: Selectable<DashboardTilesTable>): DashboardTile => ({
-  id: t.id,
-  dashboardId: t.dashboard_id,
-  insightId: t.insight_id,
-  layouts: t.layouts,
-  color: t.color,
-  deleted: t.deleted,
-})
+const tileFromRow = async (db: Db, t: Selectable<DashboardTilesTable>): Promise<DashboardTile> => (await tilesFromRows(db, [t]))[0]!
 
 function checkActor(actor: Actor | undefined): void {
   if (actor !== undefined && !isRowId(actor.userId)) {
@@ -58,12 +52,15 @@ async function findTile(db: Db, dashboardId: number, tileId: number): Promise<Se
   return row
 }
 
-/** Stored rows as `Dashboard`s with their shown tiles (PostHog's `dashboard_queryset`: tiles of deleted insights hidden). */
+/**
+ * Stored rows as `Dashboard`s with their shown tiles (PostHog's `dashboard_queryset`: tiles of deleted
+ * insights hidden; text tiles, which have no insight, shown), by insight order (text tiles last), then id.
+ */
 async function toDashboards(db: Db, rows: ReadonlyArray<DashboardRow>): Promise<Dashboard[]> {
   if (rows.length === 0) return []
-  const tiles = await db
+  const tileRows = await db
     .selectFrom('dashboard_tiles as t')
-    .innerJoin('insights as i', 'i.id', 't.insight_id')
+    .leftJoin('insights as i', 'i.id', 't.insight_id')
     .selectAll('t')
     .where(
       't.dashboard_id',
@@ -71,10 +68,11 @@ async function toDashboards(db: Db, rows: ReadonlyArray<DashboardRow>): Promise<
       rows.map((r) => r.id),
     )
     .where('t.deleted', '=', false)
-    .where('i.deleted', '=', false)
+    .where((eb) => eb.or([eb('t.insight_id', 'is', null), eb('i.deleted', '=', false)]))
     .orderBy('i.order', (ob) => ob.asc().nullsLast())
     .orderBy('t.id')
     .execute()
+  const tiles = await tilesFromRows(db, tileRows)
   const users = await userSummaries(
     db,
     rows.map((r) => r.created_by),
@@ -92,29 +90,38 @@ async function toDashboards(db: Db, rows: ReadonlyArray<DashboardRow>): Promise<
         pinned: r.pinned,
         tags: r.tags,
         deleted: r.deleted,
-        tiles: tiles.filter((t) => t.dashboard_id === r.id).map(tileFromRow),
+        tiles: tiles.filter((t) => t.dashboardId === r.id),
       },
       'stored dashboard',
     ),
   )
 }
 
+/** One change of `update`'s `tiles`, checked: to a shown tile of the dashboard, or a new text tile. */
+type TileChange = { readonly tile: Selectable<DashboardTilesTable> | null; readonly change: DashboardTilePatch }
+
 /**
- * The dashboard's shown tiles that `patches` name, each with its change, before
- * anything is written; a tile not shown there is a `ValidationError` naming it.
+ * The changes `patches` ask for, each with the dashboard's shown tile it
+ * names (by the tile's `id`, or a text's `id`, which is its tile's), or none
+ * for a new text tile (`text` and no id), before anything is written. A tile
+ * not shown there, a patch naming no tile and bringing no text, or a text for
+ * an insight's tile is a `ValidationError` naming it.
  */
-async function tilesToPatch(
-  db: Db,
-  dashboardId: number,
-  patches: ReadonlyArray<DashboardTilePatch>,
-): Promise<Array<[Selectable<DashboardTilesTable>, DashboardTilePatch]>> {
+async function tilesToPatch(db: Db, dashboardId: number, patches: ReadonlyArray<DashboardTilePatch>): Promise<TileChange[]> {
   if (patches.length === 0) return []
   const shown = await db.selectFrom('dashboard_tiles').selectAll().where('dashboard_id', '=', dashboardId).where('deleted', '=', false).execute()
   const byId = new Map(shown.map((t) => [t.id, t]))
-  return patches.map((p, i) => {
-    const tile = byId.get(p.id)
-    if (!tile) throw new ValidationError([{ path: ['tiles', i, 'id'], message: `Tile ${p.id} is not on this dashboard.` }], { context: 'invalid dashboard' })
-    return [tile, p]
+  const invalid = (path: ReadonlyArray<string | number>, message: string) => new ValidationError([{ path, message }], { context: 'invalid dashboard' })
+  return patches.map((change, i) => {
+    const id = change.id ?? change.text?.id ?? null
+    if (id === null) {
+      if (change.text === undefined) throw invalid(['tiles', i, 'id'], 'A tile id is required, except for a new text tile (`text` with its `body`).')
+      return { tile: null, change }
+    }
+    const tile = byId.get(id)
+    if (!tile) throw invalid(['tiles', i, 'id'], `Tile ${id} is not on this dashboard.`)
+    if (change.text !== undefined && tile.text_body === null) throw invalid(['tiles', i, 'text'], `Tile ${id} shows an insight, not a text.`)
+    return { tile, change }
   })
 }
 
@@ -160,6 +167,10 @@ export function dashboardsService(ctx: EngineContext) {
       extra: { short_id: insight.short_id },
     })
   }
+
+  /** Removes a tile: an insight's leaves the dashboard as its `dashboards` change (logged on it); a text's just goes. */
+  const dropTile = (db: Db, project: ProjectInfo, tile: Selectable<DashboardTilesTable>, actor: Actor | undefined) =>
+    tile.insight_id === null ? removeTileRow(db, tile.id) : retile(db, project, tile.insight_id, actor, () => removeTileRow(db, tile.id))
 
   /** Marks the dashboard and its tiles deleted (the insights stay) and records it. */
   const softDelete = async (db: Db, project: ProjectInfo, row: DashboardRow, actor: Actor | undefined) => {
@@ -242,8 +253,10 @@ export function dashboardsService(ctx: EngineContext) {
 
     /**
      * Restores a deleted dashboard when `deleted` is false (`undelete`), then
-     * changes the name, description, filters, `pinned` or tags, then restyles
-     * or removes the listed tiles, then soft-deletes the dashboard when
+     * changes the name, description, filters, `pinned` or tags, then goes
+     * through `tiles` in order (adds a text tile, rewrites a text, restyles or
+     * removes a tile: text changes are not logged, as layouts and colours are
+     * not), then soft-deletes the dashboard when
      * `deleted` is true, all in one transaction; records each change. A
      * deleted dashboard is otherwise a `NotFoundError`. A tile id not shown on this
      * dashboard is a `ValidationError` at `['tiles', i, 'id']` and nothing is
@@ -275,12 +288,15 @@ export function dashboardsService(ctx: EngineContext) {
         const after = await findDashboard(trx, project.id, id)
         const changes = changesBetween('Dashboard', before, after, ['name', 'description', 'filters', 'pinned', 'tags'])
         if (changes.length > 0) await record(trx, project, after, actor, 'updated', changes)
-        for (const [tile, change] of tiles) {
-          if (change.deleted === true) {
-            await retile(trx, project, tile.insight_id, actor, () => removeTileRow(trx, tile.id))
-          } else {
-            await restyle(trx, tile.id, change)
+        const now = nowIso(ctx.clock)
+        for (const { tile, change } of tiles) {
+          if (tile === null) {
+            await insertTextTile(trx, now, before.id, { body: change.text!.body, userId: actor?.userId ?? null }, change)
+            continue
           }
+          if (change.text !== undefined) await rewriteText(trx, now, tile.id, change.text.body, actor?.userId ?? null)
+          if (change.deleted === true) await dropTile(trx, project, tile, actor)
+          else await restyle(trx, tile.id, change)
         }
         if (patch.deleted === true) {
           await softDelete(trx, project, after, actor)
@@ -323,7 +339,7 @@ export function dashboardsService(ctx: EngineContext) {
           if (put.was === 'live') throw new ConflictError(`insight ${insight.id} is already on dashboard ${dashboard.id}`, 'insightId')
           tileId = put.tileId
         })
-        return tileFromRow(await findTile(trx, dashboard.id, tileId))
+        return tileFromRow(trx, await findTile(trx, dashboard.id, tileId))
       })
     },
 
@@ -336,7 +352,7 @@ export function dashboardsService(ctx: EngineContext) {
         const dashboard = await findDashboard(trx, project.id, dashboardId)
         const tile = await findTile(trx, dashboard.id, tileId)
         await restyle(trx, tile.id, patch)
-        return tileFromRow(await findTile(trx, dashboard.id, tile.id))
+        return tileFromRow(trx, await findTile(trx, dashboard.id, tile.id))
       })
     },
 
@@ -347,8 +363,7 @@ export function dashboardsService(ctx: EngineContext) {
       await write(projectId, 'remove dashboard tile', async (trx) => {
         const project = await findProject(trx, projectId)
         const dashboard = await findDashboard(trx, project.id, dashboardId)
-        const tile = await findTile(trx, dashboard.id, tileId)
-        await retile(trx, project, tile.insight_id, actor, () => removeTileRow(trx, tile.id))
+        await dropTile(trx, project, await findTile(trx, dashboard.id, tileId), actor)
       })
     },
   }

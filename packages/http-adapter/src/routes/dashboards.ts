@@ -21,8 +21,8 @@ const actorOf = (ctx: RouteContext<unknown>): Actor => ({ userId: principalOf(ct
  */
 async function withInsights(ctx: RouteContext<unknown>, project: Project, d: CoreDashboard) {
   const insights = new Map<number, CoreInsight>()
-  for (const tile of d.tiles) {
-    insights.set(tile.insightId, await ctx.sightline.insights.get(project.id, tile.insightId, { fromDashboard: d.id, refresh: 'force_cache' }))
+  for (const { insightId } of d.tiles) {
+    if (insightId !== null) insights.set(insightId, await ctx.sightline.insights.get(project.id, insightId, { fromDashboard: d.id, refresh: 'force_cache' }))
   }
   return dashboardToWire(d, project.id, insights)
 }
@@ -33,7 +33,8 @@ const updateInput = (b: typeof DashboardWrite.Type): UpdateDashboardInput => ({
   filters: b.filters,
   pinned: b.pinned,
   tags: b.tags,
-  tiles: b.tiles,
+  // A tile's `text: null` (PostHog's app sends tiles as it read them) is no text.
+  tiles: b.tiles?.map(({ text, ...tile }) => (text == null ? tile : { ...tile, text: { body: text.body, id: text.id ?? undefined } })),
   deleted: b.deleted,
 })
 

@@ -1,5 +1,5 @@
 import { Schema } from 'effect'
-import type { Dashboard as CoreDashboard, Insight as CoreInsight, UserSummary } from '@sightline/core'
+import type { Dashboard as CoreDashboard, DashboardTile as CoreTile, Insight as CoreInsight, UserSummary } from '@sightline/core'
 import { DateTime, UserBasic } from './common.js'
 import { Insight, insightToWire } from './insight.js'
 
@@ -34,11 +34,23 @@ const basicFields = {
 /** PostHog's DashboardBasicSerializer: what lists answer (no filters, no tiles). */
 export const DashboardBasic = Schema.Struct(basicFields).annotate({ identifier: 'DashboardBasic' })
 
-/** PostHog's DashboardTileSerializer for an insight tile (text tiles are not supported: `text` is always null). */
+/** PostHog's TextSerializer: a text tile's markdown. Its id is its tile's (one text per tile). */
+export const DashboardText = Schema.Struct({
+  id: Schema.Int,
+  body: Schema.String,
+  created_by: Schema.NullOr(UserBasic),
+  last_modified_at: DateTime,
+  last_modified_by: Schema.NullOr(UserBasic),
+  team: Schema.Int,
+}).annotate({ identifier: 'DashboardText' })
+
+/** PostHog's DashboardTileSerializer: a tile shows an insight or a text (the other is null). */
 export const DashboardTile = Schema.Struct({
   id: Schema.Int,
-  insight: Insight.annotate({ description: "The insight as `GET /insights/:id/?from_dashboard=<this dashboard>` answers it, with its cached result only (never computed here)." }),
-  text: Schema.Null,
+  insight: Schema.NullOr(
+    Insight.annotate({ description: "The insight as `GET /insights/:id/?from_dashboard=<this dashboard>` answers it, with its cached result only (never computed here)." }),
+  ),
+  text: Schema.NullOr(DashboardText),
   layouts: FreeForm.annotate({ description: 'Layouts by breakpoint, e.g. `{"sm": {"x": 0, "y": 0, "w": 6, "h": 5}}`.' }),
   color: Schema.NullOr(Schema.String),
   order: Schema.Int.annotate({ description: "The tile's place, by its `sm` layout's y, then x (100 when unset), as PostHog orders them." }),
@@ -59,7 +71,15 @@ export const Dashboard = Schema.Struct({
 }).annotate({ identifier: 'Dashboard' })
 
 const TilePatch = Schema.Struct({
-  id: Schema.Int.annotate({ description: 'A tile of this dashboard.' }),
+  id: Schema.optionalKey(Schema.Int.annotate({ description: 'A tile of this dashboard; left out for a new text tile.' })),
+  text: Schema.optionalKey(
+    Schema.NullOr(
+      Schema.Struct({
+        id: Schema.optionalKey(Schema.NullOr(Schema.Int.annotate({ description: "The text's id (its tile's): this text gets the new body." }))),
+        body: Schema.String.annotate({ description: 'Markdown, at most 4,000 characters.' }),
+      }),
+    ).annotate({ description: 'A new text tile (no ids), or a new body for a text tile. Null: no text (an insight tile).' }),
+  ),
   layouts: Schema.optionalKey(FreeForm),
   color: Schema.optionalKey(Schema.NullOr(Schema.String)),
   deleted: Schema.optionalKey(Schema.Boolean.annotate({ description: 'True removes the tile: the insight leaves the dashboard.' })),
@@ -81,7 +101,9 @@ export const DashboardWrite = Schema.Struct({
       description: 'True soft-deletes the dashboard and removes its tiles (the insights stay). False on a deleted dashboard restores it, with every tile it had and their insights, as PostHog.',
     }),
   ),
-  tiles: Schema.optionalKey(Schema.Array(TilePatch).annotate({ description: "PATCH only: change tiles' `layouts` and `color`, or remove them with `deleted: true`." })),
+  tiles: Schema.optionalKey(
+    Schema.Array(TilePatch).annotate({ description: "PATCH only: change tiles' `layouts` and `color`, remove them with `deleted: true`, add a text tile (`text` without ids) or rewrite one's `text`." }),
+  ),
 }).annotate({ identifier: 'DashboardRequest' })
 
 const userToWire = (u: UserSummary | null): typeof UserBasic.Type | null =>
@@ -120,11 +142,20 @@ function layoutKey(layouts: Record<string, unknown>): [number, number] {
   return [at('y'), at('x')]
 }
 
-/** The dashboard with its tiles; `insights` holds each tile's insight as read for this dashboard, by insight id. */
+const textToWire = (t: NonNullable<CoreTile['text']>, projectId: number): typeof DashboardText.Type => ({
+  id: t.id,
+  body: t.body,
+  created_by: userToWire(t.createdBy),
+  last_modified_at: t.lastModifiedAt,
+  last_modified_by: userToWire(t.lastModifiedBy),
+  team: projectId,
+})
+
+/** The dashboard with its tiles; `insights` holds each insight tile's insight as read for this dashboard, by insight id. */
 export function dashboardToWire(d: CoreDashboard, projectId: number, insights: ReadonlyMap<number, CoreInsight>): typeof Dashboard.Type {
   // Array.prototype.sort is stable: equal layouts keep core's order (insight order, then tile id).
   const tiles = d.tiles
-    .filter((t) => insights.has(t.insightId))
+    .filter((t) => t.text !== null || (t.insightId !== null && insights.has(t.insightId)))
     .sort((x, y) => {
       const [a, b] = [layoutKey(x.layouts), layoutKey(y.layouts)]
       return a[0] - b[0] || a[1] - b[1]
@@ -138,8 +169,11 @@ export function dashboardToWire(d: CoreDashboard, projectId: number, insights: R
     persisted_filters: Object.keys(d.filters).length > 0 ? d.filters : null,
     persisted_variables: null,
     tiles: tiles.map((t, order) => {
+      const look = { layouts: t.layouts, color: t.color, order }
+      // PostHog's to_representation: a tile without an insight has no refresh and is not cached.
+      if (t.insightId === null) return { id: t.id, insight: null, text: textToWire(t.text!, projectId), ...look, last_refresh: null, is_cached: false }
       const insight = insightToWire(insights.get(t.insightId)!)
-      return { id: t.id, insight, text: null, layouts: t.layouts, color: t.color, order, last_refresh: insight.last_refresh, is_cached: insight.is_cached }
+      return { id: t.id, insight, text: null, ...look, last_refresh: insight.last_refresh, is_cached: insight.is_cached }
     }),
   }
 }
