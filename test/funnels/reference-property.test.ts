@@ -10,6 +10,7 @@ import { ValidationError } from '../../packages/core/src/errors.js'
 import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
 import { targets } from '../filters/filter-db.js'
 import { toRefDataset } from '../reference/funnel-dataset.js'
+import { RefValidationError } from '../reference/ref-dates.js'
 import { referenceFunnel } from '../reference/funnel-reference.js'
 import type { FunnelExampleData } from '../reference/funnel-dataset.js'
 import { datasetOf, requestArb } from './support/arbitraries.js'
@@ -23,7 +24,8 @@ async function outcome<T>(run: Promise<T>): Promise<{ ok: T } | { error: string 
   try {
     return { ok: await run }
   } catch (error) {
-    if (error instanceof ValidationError) return { error: `400 ${error.attr}` }
+    // The engine's 400s are ValidationErrors, the reference's RefValidationErrors; both name the parameter.
+    if (error instanceof ValidationError || error instanceof RefValidationError) return { error: `400 ${error.attr}` }
     throw error
   }
 }

@@ -24,7 +24,7 @@
  *    actors dropped; 10 success rows (odds desc) then 10 failure rows (asc);
  *    ties by name in code-point order; no successes or failures: no rows, skewed.
  */
-import { resolveDateRange } from '../../packages/core/src/query/dates/resolve-date-range.js'
+import { resolveDateRange } from './ref-dates.js'
 import { funnelRuns } from './funnel-oracle-attribution.js'
 import { actionMatchesFrom, type FunnelAction, type FunnelRefDataset } from './funnel-oracle-dataset.js'
 import { epochMicros, funnelEvents, type FunnelEvent } from './funnel-oracle-events.js'

@@ -3,10 +3,10 @@
  * written from /work/shared/reference/funnels.md and DECISIONS.md (and, where
  * funnels.md is terse, the funnel-udf Rust it was written from), never from
  * Sightline's SQL. Property filters: test/filters/reference-filter.ts; dates:
- * core's resolveDateRange and buckets.
+ * ref-dates.ts and ref-time.ts (PostHog's, not core's).
  *
  * Readings chosen where funnels.md is uncertain or silent:
- * 1. Async, because core's resolveDateRange is.
+ * 1. Async, as the date resolver (ref-dates.ts) is.
  * 2. Equal times: lowest step first, step-less events (exclusions, unrelated)
  *    last, then the uuid as the database holds it (load-dataset.ts). PostHog
  *    leaves this order open; only unordered funnels and trends depend on it.
@@ -48,7 +48,7 @@
  * converted_people_url / dropped_people_url are the implementation's.
  */
 import { bucketOfMs, bucketStarts } from './ref-time.js'
-import { resolveDateRange, type ResolvedDateRange } from '../../packages/core/src/query/dates/resolve-date-range.js'
+import { type RefDateRange as ResolvedDateRange, resolveDateRange } from './ref-dates.js'
 import { funnelRuns, type FunnelRun, type RunValue } from './funnel-oracle-attribution.js'
 import type { FunnelRefDataset } from './funnel-oracle-dataset.js'
 import { epochMicros, funnelEvents, type FunnelEvent } from './funnel-oracle-events.js'
@@ -97,8 +97,8 @@ function stepOutcome(spec: FunnelSpec, run: FunnelRun): Outcome | null {
 
 /**
  * PostHog's `result` for a legacy funnel request (funnels.md). Async only
- * because core's date-range resolver is. Throws FunnelReferenceError (or
- * core's ValidationError for dates) where PostHog answers 400.
+ * as the date-range resolver (ref-dates.ts) is. Throws FunnelReferenceError (or
+ * RefValidationError for dates) where PostHog answers 400.
  */
 export async function referenceFunnel(params: Record<string, unknown>, data: FunnelRefDataset): Promise<unknown> {
   const spec = readFunnelParams(params, data)

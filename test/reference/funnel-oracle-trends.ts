@@ -3,7 +3,7 @@
  * `_format_summarized_results` and utils `format_label_date`): one summary
  * per breakdown value, a conversion rate for every period of the range.
  */
-import type { ResolvedDateRange } from '../../packages/core/src/query/dates/resolve-date-range.js'
+import type { RefDateRange as ResolvedDateRange } from './ref-dates.js'
 import { toWall } from './ref-time.js'
 import type { RunValue } from './funnel-oracle-attribution.js'
 import type { FunnelRefDataset } from './funnel-oracle-dataset.js'

@@ -1,9 +1,8 @@
-import { ValidationError } from '../../packages/core/src/errors.js'
+import { RefValidationError as ValidationError } from './ref-dates.js'
 
 /** Small readers for legacy filter values, which arrive as JSON or as query-string text. */
 
-export const invalid = (field: string, message: string): ValidationError =>
-  new ValidationError([{ path: [field], message }], { context: 'invalid funnel parameters' })
+export const invalid = (field: string, message: string): ValidationError => new ValidationError(field, message)
 
 /** Thrown for parameters the reference does not model (the implementation may still support them). */
 export const notModelled = (what: string): Error => new Error(`funnel reference: ${what} is not modelled`)

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ValidationError } from '../../packages/core/src/errors.js'
+import { RefValidationError as ValidationError } from './ref-dates.js'
 import { breakdownArb, datasetArb, distinctTimesDatasetArb, exclusionArb, funnelParamsArb } from './funnel-arbitraries.js'
 import type { FunnelExampleData } from './funnel-dataset.js'
 import { FIRST_TIME_EXAMPLES } from './funnel-examples-first-time.js'

@@ -4,7 +4,7 @@
  * /work/shared/reference/funnels.md and DECISIONS.md (and, where funnels.md is
  * terse, PostHog's funnel-udf Rust sources it was written from), never from
  * Sightline's SQL. Property filters come from test/filters/reference-filter.ts,
- * dates from core's resolveDateRange and buckets.
+ * dates and buckets from ref-dates.ts and ref-time.ts (PostHog's, not core's).
  *
  * Readings chosen where funnels.md is uncertain or silent:
  * 1. Events sharing a timestamp: PostHog leaves their order open (arraySort by
@@ -51,7 +51,7 @@
  * breakdown_normalize_url. The people URLs are the
  * implementation's; the reference leaves them out.
  */
-import { resolveDateRange } from '../../packages/core/src/query/dates/resolve-date-range.js'
+import { resolveDateRange } from './ref-dates.js'
 import { bucketOfMs, parseTimestamp } from './ref-time.js'
 import type { FunnelRefDataset } from './funnel-dataset.js'
 import { targetEvents, type FunnelEvent } from './funnel-events.js'
@@ -73,7 +73,7 @@ const EARLIEST_VALID = Date.UTC(2015, 0, 1)
  * The `result` field PostHog's legacy funnel endpoint returns for `params`
  * over `data`: a list of step objects (a list of such lists with a
  * breakdown), a list of trend summaries, or a time-to-convert histogram.
- * Async only because core's resolveDateRange is. Throws ValidationError
+ * Async as the date resolver (ref-dates.ts) is. Throws RefValidationError
  * naming the field for bad input.
  */
 export async function referenceFunnel(params: Record<string, unknown>, data: FunnelRefDataset): Promise<unknown> {

@@ -1,5 +1,5 @@
 import { bucketStarts } from './ref-time.js'
-import type { ResolvedDateRange } from '../../packages/core/src/query/dates/resolve-date-range.js'
+import type { RefDateRange as ResolvedDateRange } from './ref-dates.js'
 import { compareValues, valueKey, type BreakdownValue } from './funnel-breakdown-value.js'
 import type { FunnelRefDataset } from './funnel-dataset.js'
 import { periodDay, periodLabel } from './funnel-labels.js'

@@ -3,10 +3,10 @@
  * arrays, written from shared/reference/trends-retention-paths.md §14 and
  * PostHog's paths_query_runner.py (its array code: groupArray, arraySplit,
  * the `path_basic_0` duplicate mapping, indexOf, arraySlice, arrayResize),
- * never from Sightline's SQL. The date range comes from core's
- * resolveDateRange, as in the trend reference (dates have their own tests).
+ * never from Sightline's SQL. The date range comes from ref-dates.ts, as in
+ * the trend reference.
  */
-import { resolveDateRange } from '../../packages/core/src/query/dates/resolve-date-range.js'
+import { resolveDateRange } from './ref-dates.js'
 import { parseTimestamp } from './ref-time.js'
 import { referenceMatches, textOf, type RefFilters } from '../filters/reference-filter.js'
 import { stableUuid } from './load-dataset.js'

@@ -10,7 +10,7 @@
  * people URLs are not computed here.
  */
 import { bucketOfMs, bucketStarts, DAY, floorTo, HOUR, instantOf, type Interval, toWall, type WeekStartDay } from './ref-time.js'
-import { resolveDateRange } from '../../packages/core/src/query/dates/resolve-date-range.js'
+import { resolveDateRange } from './ref-dates.js'
 import type { RefDataset } from './ref-dataset.js'
 import { seriesRows } from './trend-filters.js'
 import { isoInZone } from './trend-labels.js'

@@ -1,10 +1,10 @@
 /**
- * The time side of a trend: the current range (core's resolveDateRange), the
+ * The time side of a trend: the current range (ref-dates.ts), the
  * previous one for `compare` (reference §9), and the buckets of each.
  */
 import { bucketOfMs, bucketStarts, DAY, floorTo, HOUR, instantOf, type Interval, toWall, type WeekStartDay, zonedFromInstant } from './ref-time.js'
-import { applyRelativeDate, parseRelativeDate } from '../../packages/core/src/query/dates/relative-date.js'
-import { resolveDateRange } from '../../packages/core/src/query/dates/resolve-date-range.js'
+import { applyRelativeDate, parseRelativeDate } from './ref-dates.js'
+import { resolveDateRange } from './ref-dates.js'
 import type { RefDataset } from './ref-dataset.js'
 import type { TrendQuery } from './trend-query.js'
 

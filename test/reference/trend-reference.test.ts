@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { bucketOf, type Interval, parseTimestamp } from './ref-time.js'
-import { resolveDateRange } from '../../packages/core/src/query/dates/resolve-date-range.js'
+import { resolveDateRange } from './ref-dates.js'
 import type { RefDataset } from './ref-dataset.js'
 import { dataset, interval, PERSON_OF, RANGE } from './trend-arbitraries.js'
 import { matchesTrendExpected, toRefDataset, TREND_EXAMPLES, trendMismatches } from './trend-examples.js'
@@ -12,7 +12,7 @@ const run = async (params: Record<string, unknown>, data: RefDataset) => (await 
 const sum = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0)
 const personOf = (distinctId: string) => PERSON_OF[distinctId] ?? `personless ${distinctId}`
 
-/** The range's bounds from core's resolver (tested on its own), to count events without the reference. */
+/** The range's bounds from the references' resolver (ref-dates.ts), to count events without the trend reference. */
 async function bounds(data: RefDataset, intervalName: Interval): Promise<[number, number]> {
   const r = await resolveDateRange(
     { dateFrom: RANGE.date_from, dateTo: RANGE.date_to, interval: intervalName },

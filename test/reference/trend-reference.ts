@@ -76,7 +76,7 @@ import { trendsResult } from './trend-series.js'
 
 /**
  * PostHog's `result` for a TRENDS, STICKINESS or LIFECYCLE request. Async
- * because core's resolveDateRange is; the value is the array itself.
+ * as the date resolver (ref-dates.ts) is; the value is the array itself.
  */
 export async function referenceTrend(params: Record<string, unknown>, data: RefDataset): Promise<unknown> {
   const query = readTrendQuery(params)
