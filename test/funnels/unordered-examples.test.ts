@@ -27,6 +27,14 @@ describe.each(targets)('unordered funnels with repeated steps on $name', (target
     expect(withoutUrls(result)).toEqual([done(0, 2), done(1, 1, 240)])
   })
 
+  it('a step exactly one window after the first is in it; a microsecond later it is not', async () => {
+    const loaded = await loadExample(engine, dataset([ev('p1', 'a', '10:00'), ev('p1', 'b', '10:10'), ev('p2', 'a', '10:00'), ev('p2', 'b', '10:10:00.000001')]))
+    const { result } = await runFunnel(engine.ctx, loaded.projectId, { ...MARCH, ...TEN_MINUTES, events: [{ id: 'a' }, { id: 'b' }] })
+    // The window is inclusive (funnels.md §5: an event leaves the queues when it is more than a window older). p1's b is
+    // exactly 10 minutes after its a: both steps, 600 s apart. p2's b is 10 minutes and 1 µs after: a has left, one step.
+    expect(withoutUrls(result)).toEqual([done(0, 2), done(1, 1, 600)])
+  })
+
   it('steps sharing an event are filled in turn, one event each', async () => {
     const loaded = await loadExample(engine, dataset([ev('p1', 'a', '10:00'), ev('p1', 'a', '10:02'), ev('p1', 'a', '10:03'), ev('p2', 'a', '10:00'), ev('p2', 'a', '10:20')]))
     const { result } = await runFunnel(engine.ctx, loaded.projectId, { ...MARCH, ...TEN_MINUTES, events: [{ id: 'a' }, { id: 'a' }, { id: 'b' }] })

@@ -3,7 +3,7 @@
  * `rows` lists each result row as [breakdown value or null, values].
  */
 import type { RefDataset } from '../reference/ref-dataset.js'
-import { browserSwitch, companies, pageviews, purchases, sameInstantFirst, springForwardDays, springForwardHours, withDecember } from './examples-data.js'
+import { browserSwitch, companies, dataset, ev, pageviews, purchases, sameInstantFirst, springForwardDays, springForwardHours, withDecember } from './examples-data.js'
 import type { Shown } from './support.js'
 
 export interface Example {
@@ -46,6 +46,22 @@ export const EXAMPLES: Example[] = [
       [null, [2, 1, 1, 0]],
       [null, [1, 0, 0, 0]],
       [null, [2, 0, 0, 0]],
+    ],
+  },
+  {
+    // With date_from the rows are the days 1..6, each with 3 values (k = 0, 1, 2). p1 views on the 2nd (row 1) and the 5th
+    // (row 4). Seen from row 1, the 5th is k = 3: past the row's values, so it is no return there, cumulative or not; row 1
+    // is [1, 0, 0] (counting it as the furthest return would make it [1, 1, 1]). Row 4 is [1, 0, 0]: nothing after the 5th.
+    name: 'cumulative: a return just past the row\'s last value counts nowhere',
+    data: dataset([ev('$pageview', 'd1', '2024-01-02T10:00:00Z'), ev('$pageview', 'd1', '2024-01-05T10:00:00Z')]),
+    params: { date_from: '2024-01-01', date_to: '2024-01-06', total_intervals: 3, cumulative: true },
+    rows: [
+      [null, [0, 0, 0]],
+      [null, [1, 0, 0]],
+      [null, [0, 0, 0]],
+      [null, [0, 0, 0]],
+      [null, [1, 0, 0]],
+      [null, [0, 0, 0]],
     ],
   },
   {
