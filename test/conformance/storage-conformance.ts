@@ -5,6 +5,7 @@ import { cohortCases } from './cohorts.cases.js'
 import { definitionCases, eventDefinitionEditCases } from './definitions.cases.js'
 import { groupCases } from './groups.cases.js'
 import { dashboardCases } from './dashboards.cases.js'
+import { dashboardTextCases } from './dashboard-texts.cases.js'
 import { insightCases } from './insights.cases.js'
 import { insightResultCases } from './insight-results.cases.js'
 import { insightDashboardResultCases } from './insights.dashboard.cases.js'
@@ -31,6 +32,7 @@ export function runStorageConformance(target: ConformanceTarget): void {
     insightResultCases(target)
     insightDashboardResultCases(target)
     dashboardCases(target)
+    dashboardTextCases(target)
     pluginCases(target)
     actionCases(target)
     cohortCases(target)

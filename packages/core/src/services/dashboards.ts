@@ -4,29 +4,29 @@ import { runStorage } from '../db/run.js'
 import { projectWrites, writeTransaction } from '../db/write-retries.js'
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js'
 import { changesBetween } from '../insights/changes.js'
-import { displayName, findInsightRow, findProject, userSummaries, type ProjectInfo } from '../insights/rows.js'
+import { findDashboard, findTile, toDashboards, type DashboardRow } from '../insights/dashboard-rows.js'
+import { displayName, findInsightRow, findProject, type ProjectInfo } from '../insights/rows.js'
 import { insertTextTile, rewriteText, tilesFromRows } from '../insights/text-tiles.js'
+import { removeTileRow, restyle, tilesToPatch } from '../insights/tile-patches.js'
 import { dashboardsChange, dashboardsShowing, isRowId, putTile } from '../insights/tiles.js'
 import type { ActivityChange } from '../model/activity.js'
 import type { Actor } from '../model/actor.js'
 import {
   AddDashboardTileInput,
   CreateDashboardInput,
-  Dashboard,
   UpdateDashboardInput,
   UpdateDashboardTileInput,
+  type Dashboard,
   type DashboardTile,
-  type DashboardTilePatch,
 } from '../model/dashboard.js'
 import { DEFAULT_PAGE_SIZE, PageOptions, type Page } from '../model/page.js'
-import type { DashboardsTable, DashboardTilesTable, SightlineDatabase } from '../storage.js'
+import type { DashboardTilesTable, SightlineDatabase } from '../storage.js'
 import { nowIso } from '../time/timestamp.js'
 import { decodeOrThrow } from '../util/decode.js'
 import { normalizeTags } from '../util/tags.js'
 import { recordActivity } from './activity-log.js'
 
 type Db = Kysely<SightlineDatabase>
-type DashboardRow = Selectable<DashboardsTable>
 
 const tileFromRow = async (db: Db, t: Selectable<DashboardTilesTable>): Promise<DashboardTile> => (await tilesFromRows(db, [t]))[0]!
 
@@ -34,112 +34,6 @@ function checkActor(actor: Actor | undefined): void {
   if (actor !== undefined && !isRowId(actor.userId)) {
     throw new ValidationError([{ path: ['actor', 'userId'], message: 'expected the id of a user' }], { context: 'invalid actor' })
   }
-}
-
-/** The project's dashboard that is not deleted, or `NotFoundError`. */
-async function findDashboard(db: Db, projectId: number, id: number): Promise<DashboardRow> {
-  if (!isRowId(id)) throw new NotFoundError('dashboard', id)
-  const row = await db.selectFrom('dashboards').selectAll().where('project_id', '=', projectId).where('id', '=', id).where('deleted', '=', false).executeTakeFirst()
-  if (!row) throw new NotFoundError('dashboard', id)
-  return row
-}
-
-/** The dashboard's tile that is not removed, or `NotFoundError`. */
-async function findTile(db: Db, dashboardId: number, tileId: number): Promise<Selectable<DashboardTilesTable>> {
-  if (!isRowId(tileId)) throw new NotFoundError('dashboard tile', tileId)
-  const row = await db.selectFrom('dashboard_tiles').selectAll().where('dashboard_id', '=', dashboardId).where('id', '=', tileId).where('deleted', '=', false).executeTakeFirst()
-  if (!row) throw new NotFoundError('dashboard tile', tileId)
-  return row
-}
-
-/**
- * Stored rows as `Dashboard`s with their shown tiles (PostHog's `dashboard_queryset`: tiles of deleted
- * insights hidden; text tiles, which have no insight, shown), by insight order (text tiles last), then id.
- */
-async function toDashboards(db: Db, rows: ReadonlyArray<DashboardRow>): Promise<Dashboard[]> {
-  if (rows.length === 0) return []
-  const tileRows = await db
-    .selectFrom('dashboard_tiles as t')
-    .leftJoin('insights as i', 'i.id', 't.insight_id')
-    .selectAll('t')
-    .where(
-      't.dashboard_id',
-      'in',
-      rows.map((r) => r.id),
-    )
-    .where('t.deleted', '=', false)
-    .where((eb) => eb.or([eb('t.insight_id', 'is', null), eb('i.deleted', '=', false)]))
-    .orderBy('i.order', (ob) => ob.asc().nullsLast())
-    .orderBy('t.id')
-    .execute()
-  const tiles = await tilesFromRows(db, tileRows)
-  const users = await userSummaries(
-    db,
-    rows.map((r) => r.created_by),
-  )
-  return rows.map((r) =>
-    decodeOrThrow(
-      Dashboard,
-      {
-        id: r.id,
-        name: r.name,
-        description: r.description,
-        filters: r.filters,
-        createdAt: r.created_at,
-        createdBy: (r.created_by !== null && users.get(r.created_by)) || null,
-        pinned: r.pinned,
-        tags: r.tags,
-        deleted: r.deleted,
-        tiles: tiles.filter((t) => t.dashboardId === r.id),
-      },
-      'stored dashboard',
-    ),
-  )
-}
-
-/** One change of `update`'s `tiles`, checked: to a shown tile of the dashboard, or a new text tile. */
-type TileChange = { readonly tile: Selectable<DashboardTilesTable> | null; readonly change: DashboardTilePatch }
-
-/**
- * The changes `patches` ask for, each with the dashboard's shown tile it
- * names (by the tile's `id`, or a text's `id`, which is its tile's), or none
- * for a new text tile (`text` and no id), before anything is written. A tile
- * not shown there, a patch naming no tile and bringing no text, or a text for
- * an insight's tile is a `ValidationError` naming it.
- */
-async function tilesToPatch(db: Db, dashboardId: number, patches: ReadonlyArray<DashboardTilePatch>): Promise<TileChange[]> {
-  if (patches.length === 0) return []
-  const shown = await db.selectFrom('dashboard_tiles').selectAll().where('dashboard_id', '=', dashboardId).where('deleted', '=', false).execute()
-  const byId = new Map(shown.map((t) => [t.id, t]))
-  const invalid = (path: ReadonlyArray<string | number>, message: string) => new ValidationError([{ path, message }], { context: 'invalid dashboard' })
-  return patches.map((change, i) => {
-    const id = change.id ?? change.text?.id ?? null
-    if (id === null) {
-      if (change.text === undefined) throw invalid(['tiles', i, 'id'], 'A tile id is required, except for a new text tile (`text` with its `body`).')
-      return { tile: null, change }
-    }
-    const tile = byId.get(id)
-    if (!tile) throw invalid(['tiles', i, 'id'], `Tile ${id} is not on this dashboard.`)
-    if (change.text !== undefined && tile.text_body === null) throw invalid(['tiles', i, 'text'], `Tile ${id} shows an insight, not a text.`)
-    return { tile, change }
-  })
-}
-
-/** Writes a tile's new layouts or colour, if any. */
-async function restyle(db: Db, tileId: number, look: { readonly layouts?: DashboardTile['layouts']; readonly color?: string | null }): Promise<void> {
-  if (look.layouts === undefined && look.color === undefined) return
-  await db
-    .updateTable('dashboard_tiles')
-    .set({
-      ...(look.layouts !== undefined && { layouts: JSON.stringify(look.layouts) }),
-      ...(look.color !== undefined && { color: look.color }),
-    })
-    .where('id', '=', tileId)
-    .execute()
-}
-
-const removeTileRow = async (db: Db, tileId: number): Promise<void> => {
-  await db.updateTable('dashboard_tiles').set({ deleted: true }).where('id', '=', tileId).execute()
 }
 
 export function dashboardsService(ctx: EngineContext) {
