@@ -355,6 +355,10 @@ export function walkCases(target: ConformanceTarget): void {
       // /decide/ for older SDKs: nothing enabled; the flags by version (README, Feature flags).
       expect((await call('POST', '/decide/?v=3', 200, { key: null, body: { token, distinct_id: 'walker' } })).body).toMatchObject({ featureFlags: {}, featureFlagPayloads: {}, sessionRecording: false, siteApps: [] })
       expect((await call('GET', `/decide/?token=${token}&data=${data}`, 200, { key: null })).body).toMatchObject({ featureFlags: [], config: { enable_collect_everything: true } })
+      // posthog-js's remote config, JSON and script: no flags, nothing enabled.
+      expect((await call('GET', `/array/${token}/config`, 200, { key: null })).body).toMatchObject({ token, hasFeatureFlags: false, siteApps: [] })
+      const script = await call('GET', `/array/${token}/config.js`, 200, { key: null })
+      expect(script.text).toContain('window._POSTHOG_REMOTE_CONFIG')
     })
 
     test('the schema, and the walk covered every documented operation', async () => {

@@ -8,6 +8,7 @@ const PATH_PARAMS: Readonly<Record<string, string>> = {
   id: 'The id of the record.',
   project_id: 'The id of the project (see `GET /api/projects/`).',
   parent_lookup_organization_id: 'The id (UUID) of the organization.',
+  token: 'The project token (`phc_...`) of the project.',
 }
 
 /** A path parameter and its optional constraint (`:id(\d+)`, see the router). */
@@ -74,7 +75,7 @@ export function openApiDocument(routes: ReadonlyArray<Route>, basePath: string, 
     const responses: Record<string, Json> = {}
     for (const [status, s] of Object.entries(r.responses)) {
       const content: Json = {}
-      if (s) content['application/json'] = { schema: jsonOf(s) }
+      if (s) content[r.mediaType ?? 'application/json'] = { schema: jsonOf(s) }
       if (s && csvAnswers) content['text/csv'] = { schema: { type: 'string' } }
       // A declared answer of 300 or more is a refusal the endpoint always gives (DELETE of an insight: 405).
       const description = s ? 'Success.' : Number(status) >= 300 ? 'Refused, no body.' : 'Success, no body.'

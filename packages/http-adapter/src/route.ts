@@ -53,6 +53,8 @@ interface EndpointCommon {
   readonly bodyLimit?: 'api' | 'capture'
   /** Error statuses this endpoint answers beyond the common ones (400, 404, 413; 401 and 403 with a key), for the document. */
   readonly errors?: Readonly<Record<number, string>>
+  /** The media type of a success body that is not JSON (a script), for the document; its schema is then a string. Default JSON. */
+  readonly mediaType?: string
   /** For a `'raw'` body: what it looks like, for the OpenAPI document only. */
   readonly documentedBody?: Schema.Top
 }

@@ -85,6 +85,42 @@ describe('/decide/: PostHog with nothing enabled, for SDKs before /flags/', () =
   })
 })
 
+describe("posthog-js's remote config: /array/:token/config and config.js", () => {
+  // PostHog's RemoteConfig.build_config() for a project with nothing enabled, written out by hand.
+  const configOf = (token: string) => ({
+    token,
+    supportedCompression: ['gzip', 'gzip-js'],
+    hasFeatureFlags: false,
+    captureDeadClicks: false,
+    capturePerformance: false,
+    autocapture_opt_out: false,
+    autocaptureExceptions: false,
+    analytics: { endpoint: '/i/v0/e/' },
+    elementsChainAsString: true,
+    sessionRecording: false,
+    heatmaps: false,
+    surveys: false,
+    defaultIdentifiedOnly: false,
+    siteApps: [],
+  })
+
+  test('the JSON config, without a key; an unknown token is a 404', async () => {
+    const r = await w.call('GET', `/array/${w.project.apiToken}/config`, { key: null })
+    expect(r.status).toBe(200)
+    expect(await json(r)).toEqual(configOf(w.project.apiToken))
+    expect((await w.call('GET', '/array/phc_unknown/config', { key: null })).status).toBe(404)
+    expect((await w.call('GET', '/array/phc_unknown/config.js', { key: null })).status).toBe(404)
+  })
+
+  test('the script sets window._POSTHOG_REMOTE_CONFIG[token], where posthog-js reads it, to the same config', async () => {
+    const r = await w.call('GET', `/array/${w.project.apiToken}/config.js`, { key: null })
+    expect([r.status, r.headers.get('content-type')]).toEqual([200, 'application/javascript; charset=utf-8'])
+    const window: { _POSTHOG_REMOTE_CONFIG?: Record<string, unknown> } = { _POSTHOG_REMOTE_CONFIG: { other: 1 } }
+    new Function('window', await r.text())(window)
+    expect(window._POSTHOG_REMOTE_CONFIG).toEqual({ other: 1, [w.project.apiToken]: { config: configOf(w.project.apiToken), siteApps: [] } })
+  })
+})
+
 describe('flag definitions for local evaluation', () => {
   for (const path of ['/flags/definitions', '/api/feature_flag/local_evaluation/']) {
     test(`${path}: no definitions for a member's personal API key`, async () => {

@@ -13,6 +13,7 @@ import * as insightTiming from './insight-timing.js'
 import * as organizations from './organizations.js'
 import * as plugins from './plugins.js'
 import * as projects from './projects.js'
+import * as remoteConfig from './remote-config.js'
 import * as users from './users.js'
 
 const PLUGINS = '/api/organizations/:parent_lookup_organization_id/plugins'
@@ -112,6 +113,8 @@ export const apiRoutes: ReadonlyArray<Route> = [
 
   route('GET',    '/flags/',                                             flags.flags),
   route('POST',   '/flags/',                                             flags.flags),
+  route('GET',    '/array/:token/config/',                               remoteConfig.json),
+  route('GET',    '/array/:token/config.js/',                            remoteConfig.script),
   route('GET',    '/decide/',                                            decide.decide),
   route('POST',   '/decide/',                                            decide.decide),
   route('GET',    '/flags/definitions/',                                 flags.definitions),
