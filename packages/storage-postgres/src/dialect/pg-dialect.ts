@@ -1,8 +1,9 @@
 import { PostgresDialect } from 'kysely'
-import type { Driver, PostgresDialectConfig } from 'kysely'
+import type { DatabaseIntrospector, Driver, Kysely, PostgresDialectConfig } from 'kysely'
 import { createPgDialectConfig } from './pg-dialect-config.js'
 import type { PgDialectOptions } from './pg-dialect-config.js'
 import { PgDriver } from './pg-driver.js'
+import { SearchPathIntrospector } from './search-path-introspector.js'
 
 /**
  * Kysely on a Postgres server through pg, with rows under Sightline's row
@@ -17,7 +18,7 @@ export function createPgDialect(options: PgDialectOptions & { readonly schema?: 
   return new PgDialect(createPgDialectConfig(options))
 }
 
-/** kysely's `PostgresDialect` with `PgDriver`, whose rollbacks survive a cancelled analysis. */
+/** kysely's `PostgresDialect` with `PgDriver`, whose rollbacks survive a cancelled analysis, and `SearchPathIntrospector`. */
 class PgDialect extends PostgresDialect {
   readonly #config: PostgresDialectConfig
 
@@ -28,5 +29,9 @@ class PgDialect extends PostgresDialect {
 
   override createDriver(): Driver {
     return new PgDriver(this.#config)
+  }
+
+  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new SearchPathIntrospector(db)
   }
 }

@@ -1,12 +1,13 @@
-import { PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely'
+import { PostgresAdapter, PostgresQueryCompiler } from 'kysely'
 import type { DatabaseIntrospector, Dialect, DialectAdapter, Driver, Kysely, QueryCompiler } from 'kysely'
 import type { PGliteDialectConfig } from './pglite-dialect-config.js'
 import { PGliteDriver } from './pglite-driver.js'
+import { SearchPathIntrospector } from './search-path-introspector.js'
 
 /**
- * Kysely on PGlite, Postgres compiled to WASM and run in-process. SQL,
- * adapter and introspection are kysely's Postgres ones; only the driver
- * differs. Rows follow Sightline's row contract (`typeParsers`).
+ * Kysely on PGlite, Postgres compiled to WASM and run in-process. SQL and
+ * adapter are kysely's Postgres ones, introspection `SearchPathIntrospector`;
+ * the driver is Sightline's. Rows follow Sightline's row contract (`typeParsers`).
  *
  * ```ts
  * const pglite = new PGlite()
@@ -33,6 +34,6 @@ export class PGliteDialect implements Dialect {
   }
 
   createIntrospector(db: Kysely<any>): DatabaseIntrospector {
-    return new PostgresIntrospector(db)
+    return new SearchPathIntrospector(db)
   }
 }
