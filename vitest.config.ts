@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os'
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 // Tests run the TypeScript sources of the workspace packages (the
@@ -22,7 +23,7 @@ export default defineConfig({
     // 40% of the suite's CPU time. Files close what they open; test/setup/restore-globals.ts puts back
     // timers, spies and stubs after each file.
     isolate: false,
-    setupFiles: ['test/setup/restore-globals.ts'],
+    setupFiles: [fileURLToPath(new URL('./test/setup/restore-globals.ts', import.meta.url))],
     projects: [
       { extends: true, test: { name: 'core', include: ['packages/core/test/**/*.test.ts'] } },
       { extends: true, test: { name: 'storage-duckdb', include: ['packages/storage-duckdb/test/**/*.test.ts'] } },
