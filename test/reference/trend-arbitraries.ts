@@ -87,7 +87,7 @@ function eventsOf(journeys: ReadonlyArray<Journey>): RefEvent[] {
   return out
 }
 
-/** 3 to 8 journeys: about 10 to 60 events. */
+/** 3 to 8 journeys: a median of 38 events, 21 to 59 in four datasets of five, at most about 85. */
 export const dataset: fc.Arbitrary<RefDataset> = fc
   .record({
     journeys: fc.array(journeyArb, { minLength: 3, maxLength: 8, size: 'max' }),
