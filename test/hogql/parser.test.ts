@@ -30,6 +30,7 @@ describe('the HogQL parser', () => {
 
   // packages/core/dist is what `pnpm build` (tsc -b) writes; a fresh checkout has none, and CI runs `pnpm test`
   // before its build, so there the check is skipped and says why rather than build the packages inside a test.
+  // .ci/run runs this file again after its build, where the check runs.
   const built = existsSync(dist)
   it.skipIf(!built)(`compiles from the built dist with no network${built ? '' : ' (skipped: packages/core/dist is not built; `npx tsc -b` builds it)'}`, () => {
     const out = offline(`
