@@ -4,7 +4,7 @@
  * A property's text: strings as they are, numbers and booleans in JSON
  * spelling, null when missing or JSON null.
  */
-import { parseSelector, selectorPattern } from '../../packages/core/src/query/filters/element-filters.js'
+import { refSelectorRegex } from '../reference/ref-selector.js'
 
 type Json = string | number | boolean | null | undefined
 type Scalar = string | number | boolean
@@ -108,8 +108,8 @@ const NEGATED = new Set(['is_not', 'not_icontains', 'not_regex', 'is_not_set'])
 
 /**
  * posthog/hogql/property.py's element branch: regexes over the chain. The
- * selector's regex comes from core's `build_selector_regex` port (its
- * translation is pinned by the worked examples, not re-derived here).
+ * selector's regex is the reference's own `build_selector_regex`
+ * (test/reference/ref-selector.ts).
  */
 function elementCondition(c: RefCondition, chain: string): boolean {
   const op = c.operator ?? 'exact'
@@ -123,11 +123,8 @@ function elementCondition(c: RefCondition, chain: string): boolean {
     switch (c.key) {
       case 'tag_name':
         return test(`(^|;)${reEscape(v)}(\\.|$|;|:)`)
-      case 'selector': {
-        const parts = parseSelector(v)
-        if (typeof parts === 'string') throw new Error(`reference: ${parts}`)
-        return test(selectorPattern(parts))
-      }
+      case 'selector':
+        return test(refSelectorRegex(v))
       default:
         return op === 'icontains' || op === 'not_icontains'
           ? test(`(${c.key}="[^"]*${reEscape(lowerAscii(quoted))}[^"]*")`, true)
