@@ -13,24 +13,14 @@ import { ValidationError } from '../../packages/core/src/errors.js'
 import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
 import { targets } from '../filters/filter-db.js'
 import { toRefDataset } from '../reference/funnel-dataset.js'
-import { RefValidationError } from '../reference/ref-dates.js'
 import { referenceFunnel } from '../reference/funnel-reference.js'
 import { dstDatasetArb, dstRequestArb } from './support/arbitraries.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
+import { outcome } from './support/outcome.js'
 import { loadExample, withoutUrls } from './support/load-example.js'
 
 const DATASETS = Math.max(1, Math.round(Number(process.env.SIGHTLINE_FUNNEL_RUNS ?? 12) / 3))
 const PER_DATASET = 8
-
-async function outcome<T>(run: Promise<T>): Promise<{ ok: T } | { error: string }> {
-  try {
-    return { ok: await run }
-  } catch (error) {
-    // The engine's 400s are ValidationErrors, the reference's RefValidationErrors; both name the parameter.
-    if (error instanceof ValidationError || error instanceof RefValidationError) return { error: `400 ${error.attr}` }
-    throw error
-  }
-}
 
 describe.each(targets)('funnels across a DST change agree with the reference on $name', (target) => {
   let engine: FunnelEngine

@@ -10,25 +10,15 @@ import { ValidationError } from '../../packages/core/src/errors.js'
 import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
 import { targets } from '../filters/filter-db.js'
 import { toRefDataset } from '../reference/funnel-dataset.js'
-import { RefValidationError } from '../reference/ref-dates.js'
 import { referenceFunnel } from '../reference/funnel-reference.js'
 import type { FunnelExampleData } from '../reference/funnel-dataset.js'
 import { datasetOf, requestArb } from './support/arbitraries.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
+import { outcome } from './support/outcome.js'
 import { loadExample, withoutUrls } from './support/load-example.js'
 
 const DATASETS = Number(process.env.SIGHTLINE_FUNNEL_RUNS ?? 12)
 const PER_DATASET = 8
-
-async function outcome<T>(run: Promise<T>): Promise<{ ok: T } | { error: string }> {
-  try {
-    return { ok: await run }
-  } catch (error) {
-    // The engine's 400s are ValidationErrors, the reference's RefValidationErrors; both name the parameter.
-    if (error instanceof ValidationError || error instanceof RefValidationError) return { error: `400 ${error.attr}` }
-    throw error
-  }
-}
 
 function property(engine: () => FunnelEngine, data: fc.Arbitrary<FunnelExampleData>, requests: fc.Arbitrary<Record<string, unknown>>, extra: Record<string, unknown> = {}) {
   return fc.asyncProperty(data, fc.array(requests, { minLength: PER_DATASET, maxLength: PER_DATASET }), async (data, requests) => {

@@ -10,6 +10,7 @@
  */
 import fc from 'fast-check'
 import type { FunnelExampleData } from './funnel-oracle-dataset.js'
+import { journeyPoints } from './journey-points.js'
 import type { RefEvent, RefPerson } from './ref-dataset.js'
 
 const DISTINCT_IDS = ['d1', 'd2', 'd3', 'd4', 'd5', 'loner'] as const
@@ -77,17 +78,7 @@ const journey = fc.record({
 export const funnelData: fc.Arbitrary<FunnelExampleData> = fc
   .tuple(fc.array(journey, { minLength: 3, maxLength: 7, size: 'max' }), fc.constantFrom('UTC', 'America/New_York'))
   .map(([journeys, timezone]) => {
-    const rows: Array<{ distinctId: string; name: string; point: number; micro: number; touch: Touch }> = []
-    for (const j of journeys) {
-      let point = j.start
-      j.walks.forEach((w, k) => {
-        if (k > 0) point += j.pause
-        for (const e of w) {
-          point += e.gap
-          rows.push({ distinctId: j.distinctId, name: e.name, point, micro: e.micro, touch: e.touch ?? j.touch })
-        }
-      })
-    }
+    const rows = journeyPoints(journeys).map(({ journey: j, event: e, point }) => ({ distinctId: j.distinctId, name: e.name, point, micro: e.micro, touch: e.touch ?? j.touch }))
     return {
       events: rows.map((e, i): RefEvent => {
         const iso = new Date(BASE + e.point * 5 * 60_000).toISOString().replace('.000Z', '')

@@ -14,6 +14,7 @@
 import fc from 'fast-check'
 import type { FunnelExampleData } from '../../reference/funnel-dataset.js'
 import type { RefEvent, RefPerson } from '../../reference/ref-dataset.js'
+import { journeyPoints } from '../../reference/journey-points.js'
 
 const DISTINCT_IDS = ['d1', 'd2', 'd3', 'd4', 'd5', 'loner'] as const
 const PERSONS: Record<string, RefPerson> = {
@@ -99,17 +100,7 @@ const MINUTES: Grid = { base: BASE, timezone: 'UTC', gaps: [0, 0, 1, 1, 2, 3, 5]
  */
 export const datasetOf = (spacing: number, grid: Grid = MINUTES): fc.Arbitrary<FunnelExampleData> =>
   fc.array(journeyOf(grid.gaps), { minLength: 4, maxLength: 9, size: 'max' }).map((journeys) => {
-    const rows: Array<{ distinct: string; name: string; point: number; n: number; touch: Touch }> = []
-    for (const j of journeys) {
-      let point = j.start
-      j.walks.forEach((walk, w) => {
-        if (w > 0) point += j.pause
-        for (const e of walk) {
-          point += e.gap
-          rows.push({ distinct: j.distinct, name: e.name, point, n: e.n, touch: e.touch ?? j.touch })
-        }
-      })
-    }
+    const rows = journeyPoints(journeys).map(({ journey: j, event: e, point }) => ({ distinct: j.distinct, name: e.name, point, n: e.n, touch: e.touch ?? j.touch }))
     return {
       events: rows.map(
         (r, i): RefEvent => ({
