@@ -85,6 +85,9 @@ describe('every PostHog filter key has a rule in every analysis', () => {
     expect(attrOf('retention', { sampling_factor: null })).toBeNull()
     expect(attrOf('trends', { data_warehouse: [] })).toBeNull()
     expect(attrOf('funnel-persons', { funnel_custom_steps: '[]' })).toBeNull()
-    expect(attrOf('funnel-persons', { funnel_custom_steps: '[1, 2]' })).toBe('funnel_custom_steps')
+    // A list of steps is read (its JSON text too); the empty one leaves funnel_step to choose.
+    expect(attrOf('funnel-persons', { funnel_custom_steps: '[1, 2]' })).toBeNull()
+    expect(attrOf('funnel-persons', { funnel_step: null, funnel_custom_steps: [] })).toBe('funnel_step')
+    expect(attrOf('funnel-persons', { funnel_step: 9, funnel_custom_steps: [2] })).toBeNull()
   })
 })

@@ -111,7 +111,7 @@ export const POSTHOG_KEYS: ReadonlyArray<KeySpec> = [
   { key: 'funnel_from_step', source: C, sample: 0, rules: funnelKey(FUNNELS_ONLY) },
   { key: 'funnel_to_step', source: C, sample: 1, rules: funnelKey(FUNNELS_ONLY) },
   { key: 'funnel_step', source: C, sample: 1, rules: peopleKey({ 'funnel-persons': 'read' }) },
-  { key: 'funnel_custom_steps', source: C, sample: [1, 2], rules: peopleKey({ 'funnel-persons': 'refused' }) },
+  { key: 'funnel_custom_steps', source: C, sample: [1, 2], rules: peopleKey({ 'funnel-persons': 'read' }) },
   { key: 'funnel_step_breakdown', source: 'mixins/funnel.py', sample: 'Chrome', rules: peopleKey({ 'funnel-persons': { readElsewhere: 'kept as given and matched against the breakdown values when the people are listed (funnel-actors.ts)' } }) },
   { key: 'funnel_order_type', source: 'mixins/funnel.py', sample: 'strict', rules: funnelKey(FUNNELS_ONLY) },
   { key: 'funnel_viz_type', source: 'mixins/funnel.py', sample: 'trends', rules: funnelKey(FUNNELS_ONLY) },

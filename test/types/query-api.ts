@@ -108,6 +108,10 @@ export async function consumer(sightline: Sightline, projectId: number): Promise
   // @ts-expect-error a funnel's persons need funnel_step
   await sightline.query.funnelPersons(projectId, { events: steps }, { limit: 100, offset: 0 })
   await sightline.query.funnelPersons(projectId, { events: steps, funnel_step: -2 }, { limit: 100, offset: 0 })
+  // funnel_custom_steps (non-empty) stands in for funnel_step.
+  await sightline.query.funnelPersons(projectId, { events: steps, funnel_custom_steps: [1, 3] }, { limit: 100, offset: 0 })
+  // @ts-expect-error an empty list asks for no step
+  await sightline.query.funnelPersons(projectId, { events: steps, funnel_custom_steps: [] }, { limit: 100, offset: 0 })
 
   // Retention, paths and correlation.
   const retention = await sightline.query.retention(projectId, { target_entity: { id: 'signed_up', type: 'events' }, period: 'Week', total_intervals: 8 })

@@ -42,12 +42,6 @@ const UNREAD: ReadonlyArray<Unread> = [
     message: "retention's window is date_to and total_intervals; an explicit date range is not supported",
   },
   {
-    key: 'funnel_custom_steps',
-    in: ['funnel-persons'],
-    asks: nonEmptyList,
-    message: 'the persons of several steps at once are not supported; ask for one funnel_step',
-  },
-  {
     key: 'entrance_period_start',
     in: ['funnel-persons'],
     asks: given,

@@ -8,6 +8,7 @@ import { cols, id, int, join, withCtes } from './compile/sql-kit.js'
 import { funnelEnv } from './funnel-env.js'
 import { planFunnel } from './funnel-plan.js'
 import type { FunnelActorsRequest } from './funnel-request.js'
+import type { ActorSteps } from './params/actor-steps.js'
 import { decodeFunnelActorsRequest } from './params/decode-funnel-params.js'
 import { stepsCtes } from './run-funnel.js'
 
@@ -27,7 +28,8 @@ const MAX_LIMIT = 10_000
  * The persons behind one step of a funnel's steps view (PostHog's funnel
  * actors): `params` is the funnel's request plus `funnel_step` (n: those who
  * reached 1-based step n or further; -n: those who reached step n-1 but not
- * step n) and, with a breakdown, `funnel_step_breakdown` (the series' value
+ * step n) or `funnel_custom_steps` (those whose furthest step is one of the
+ * list; it wins over `funnel_step`) and, with a breakdown, `funnel_step_breakdown` (the series' value
  * as the step object shows it; "Other" is the merged values). Computed in
  * the database, ordered by actor id; `count` is the total. An actor is listed
  * once per run its step counts: once per value, so an actor under several
@@ -48,9 +50,7 @@ export async function funnelActors(
   const steps = { ...request, viz: 'steps' as const }
   const env = await funnelEnv(ctx, projectId, steps)
   const plan = planFunnel(steps, steps.steps.length)
-  const stepCondition =
-    request.funnelStep > 0 ? sql`fin.reached >= ${int(request.funnelStep - 1)}` : sql`fin.reached = ${int(-request.funnelStep - 2)}`
-  const conditions: RawBuilder<unknown>[] = [stepCondition]
+  const conditions: RawBuilder<unknown>[] = [stepCondition(request.actorSteps)]
   const value = breakdownCondition(request)
   if (value) conditions.push(value)
   const hooks = ctx.adapter.sql
@@ -75,6 +75,13 @@ export async function funnelActors(
   const firstSeen = new Map(rows.map((r) => [r.tgt, formatTimestamp(Number(r.first_ts))]))
   const actors = request.aggregationGroup === null ? await persons(ctx, projectId, ids, firstSeen) : await groups(ctx, projectId, request.aggregationGroup, ids, firstSeen)
   return { results: actors, count }
+}
+
+/** `fin.reached` is the furthest 0-based step of a run; the steps asked for are 1-based. No steps asked: nobody. */
+function stepCondition(steps: ActorSteps): RawBuilder<unknown> {
+  if ('reachedAtLeast' in steps) return sql`fin.reached >= ${int(steps.reachedAtLeast - 1)}`
+  if (steps.reachedExactly.length === 0) return sql`false`
+  return sql`fin.reached in (${sql.join(steps.reachedExactly.map((s) => int(s - 1)))})`
 }
 
 /**

@@ -2,6 +2,7 @@ import type { BreakdownSpec } from '../breakdowns/breakdown-spec.js'
 import type { Interval } from '../dates/interval.js'
 import type { PropertyFilters } from '../filters/property-filters.js'
 import type { SeriesEntity } from '../series/series.js'
+import type { ActorSteps } from './params/actor-steps.js'
 
 export type FunnelOrder = 'ordered' | 'strict' | 'unordered'
 export type FunnelViz = 'steps' | 'trends' | 'time_to_convert'
@@ -58,10 +59,10 @@ export interface FunnelRequest {
   readonly explicitDate: boolean
 }
 
-/** What the people endpoint adds to a funnel request: which step, and which breakdown value. */
+/** What the people endpoint adds to a funnel request: which steps, and which breakdown value. */
 export interface FunnelActorsRequest extends FunnelRequest {
-  /** PostHog's convention: n > 0 reached step n-1 (0-based) or further; -n dropped off before step n-1 (reached n-2 exactly). */
-  readonly funnelStep: number
+  /** From `funnel_custom_steps`, else `funnel_step` (PostHog's precedence). */
+  readonly actorSteps: ActorSteps
   /** The breakdown value of the clicked series (as the step object shows it); undefined for all. */
   readonly funnelStepBreakdown: unknown
 }

@@ -1,4 +1,3 @@
-import { Schema } from 'effect'
 import { decodeOrThrow } from '../../../util/decode.js'
 import { INTERVALS, isInterval, type Interval } from '../../dates/interval.js'
 import { PropertyFilters } from '../../filters/property-filters.js'
@@ -11,6 +10,7 @@ import { stepRange } from './funnel-step-range.js'
 import { windowMicros, type FunnelWindowUnit } from './funnel-window.js'
 import { blank, invalid, readLegacyParams } from './legacy-values.js'
 import { FunnelFields, type FunnelFieldsInput } from './funnel-fields.js'
+import { ActorStepFields, decodeActorSteps } from './actor-steps.js'
 import type { QueryControlParams } from '../../analysis/analysis-params.js'
 import type { Display } from '../../trends/displays.js'
 import type { BreakdownParams } from '../../breakdowns/breakdown-spec.js'
@@ -55,15 +55,30 @@ export interface FunnelParams extends FunnelFieldsInput, SeriesParams, Breakdown
   readonly insight?: 'FUNNELS' | null
 }
 
-type FunnelStepFields = typeof ActorsParams.Encoded
+type FunnelStepFields = typeof ActorStepFields.Encoded
 
-/** The parameters of `sightline.query.funnelPersons`: the funnel's, plus which step and which breakdown value (a step's `converted_people_url` / `dropped_people_url`). */
-export interface FunnelPersonsParams extends FunnelParams {
-  /** Required: n lists who reached 1-based step n; -n who dropped off before it (n >= 2). */
-  readonly funnel_step: NonNullable<FunnelStepFields['funnel_step']>
+interface FunnelPersonsBase extends FunnelParams {
   /** With a breakdown: the value as the step objects show it (`breakdown_value`); default every value. */
   readonly funnel_step_breakdown?: FunnelBreakdownValue | null
 }
+
+/**
+ * The parameters of `sightline.query.funnelPersons`: the funnel's, plus which
+ * steps (a step's `converted_people_url` / `dropped_people_url` carry
+ * `funnel_step`) and which breakdown value.
+ */
+export type FunnelPersonsParams =
+  | (FunnelPersonsBase & {
+      /** n lists who reached 1-based step n or further; -n who dropped off before it (n >= 2). */
+      readonly funnel_step: NonNullable<FunnelStepFields['funnel_step']>
+      readonly funnel_custom_steps?: FunnelStepFields['funnel_custom_steps'] | string
+    })
+  | (FunnelPersonsBase & {
+      /** Not read when `funnel_custom_steps` is not empty. */
+      readonly funnel_step?: FunnelStepFields['funnel_step']
+      /** Those whose furthest 1-based step is one of these (JSON text of the list is read too); wins over `funnel_step`. */
+      readonly funnel_custom_steps: readonly [number, ...number[]] | string
+    })
 
 /**
  * Reads a legacy request to `/insights/funnel/` (JSON body or GET query
@@ -127,22 +142,15 @@ export function decodeFunnelRequest(input: unknown): FunnelRequest {
   }
 }
 
-const ActorsParams = Schema.Struct({ funnel_step: Schema.optional(Schema.NullOr(Schema.Int)) })
-
 /**
- * A funnel request plus the people endpoint's `funnel_step` (required:
- * 1..N reached that 1-based step; -2..-N dropped off before it) and
- * `funnel_step_breakdown`. Throws ValidationError naming the field.
+ * A funnel request plus the people endpoint's step selection
+ * (`funnel_custom_steps`, else the required `funnel_step`: see
+ * decodeActorSteps) and `funnel_step_breakdown`. Throws ValidationError
+ * naming the field.
  */
 export function decodeFunnelActorsRequest(input: unknown): FunnelActorsRequest {
   const request = decodeFunnelRequest(input)
   refuseUnreadParameters(request.params, 'funnel-persons', 'invalid funnel parameters')
-  const { funnel_step: step } = decodeOrThrow(ActorsParams, request.params, 'invalid funnel parameters')
-  const n = request.steps.length
-  if (step === undefined || step === null) throw invalid(['funnel_step'], 'funnel_step is required: n lists who reached step n, -n who dropped off before it')
-  if (step === 0 || step === -1 || step > n || step < -n) {
-    throw invalid(['funnel_step'], `funnel_step is between 1 and ${n}, or between -${n} and -2 (dropped off before that step)`)
-  }
   const raw = request.params.funnel_step_breakdown
-  return { ...request, funnelStep: step, funnelStepBreakdown: raw === null ? undefined : raw }
+  return { ...request, actorSteps: decodeActorSteps(request.params, request.steps.length), funnelStepBreakdown: raw === null ? undefined : raw }
 }

@@ -1,7 +1,7 @@
 import { ValidationError } from '../../../errors.js'
 
 /** Keys whose value is JSON (a list or an object); a GET query string carries them as JSON text. */
-const JSON_KEYS = ['events', 'actions', 'exclusions', 'properties', 'breakdowns', 'breakdown', 'funnel_step_breakdown']
+const JSON_KEYS = ['events', 'actions', 'exclusions', 'properties', 'breakdowns', 'breakdown', 'funnel_step_breakdown', 'funnel_custom_steps']
 const BOOLEAN_KEYS = ['filter_test_accounts', 'explicit_date', 'breakdown_normalize_url']
 const INTEGER_KEYS = [
   'funnel_window_interval',

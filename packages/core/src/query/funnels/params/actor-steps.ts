@@ -1,0 +1,42 @@
+import { Schema } from 'effect'
+import { decodeOrThrow } from '../../../util/decode.js'
+import { invalid } from './legacy-values.js'
+
+/**
+ * Which actors of a funnel's steps view a people request lists, by the
+ * furthest step each reached (1-based, as PostHog's `steps` column):
+ * `reachedAtLeast` n lists those at step n or further (`funnel_step` n),
+ * `reachedExactly` those whose furthest step is one of the list
+ * (`funnel_step` -n is [n-1]; `funnel_custom_steps` is its own list).
+ */
+export type ActorSteps = { readonly reachedAtLeast: number } | { readonly reachedExactly: ReadonlyArray<number> }
+
+export const ActorStepFields = Schema.Struct({
+  funnel_step: Schema.optional(Schema.NullOr(Schema.Int)),
+  funnel_custom_steps: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+})
+
+/**
+ * PostHog's `_get_funnel_person_step_condition`: a non-empty
+ * `funnel_custom_steps` wins over `funnel_step` (which is then not read at
+ * all) and lists the actors whose furthest step is any of them (`steps IN
+ * custom_steps`: [1, 3] of a three-step funnel is those who stopped after
+ * step 1 plus those who finished). Its values are 1-based steps; one that no
+ * actor can have (0, negative, past the last step) matches nobody, as
+ * PostHog's `IN` does, and repeats change nothing. Otherwise `funnel_step` is
+ * required: 1..N reached that step or further, -N..-2 stopped just before it.
+ * Throws ValidationError naming the field.
+ */
+export function decodeActorSteps(params: Readonly<Record<string, unknown>>, n: number): ActorSteps {
+  const p = decodeOrThrow(ActorStepFields, params, 'invalid funnel parameters')
+  const custom = p.funnel_custom_steps ?? []
+  if (custom.length > 0) return { reachedExactly: [...new Set(custom.filter((s) => s >= 1 && s <= n))].sort((a, b) => a - b) }
+  const step = p.funnel_step
+  if (step === undefined || step === null) {
+    throw invalid(['funnel_step'], 'funnel_step is required: n lists who reached step n, -n who dropped off before it (or funnel_custom_steps, the furthest steps to list)')
+  }
+  if (step === 0 || step === -1 || step > n || step < -n) {
+    throw invalid(['funnel_step'], `funnel_step is between 1 and ${n}, or between -${n} and -2 (dropped off before that step)`)
+  }
+  return step > 0 ? { reachedAtLeast: step } : { reachedExactly: [-step - 1] }
+}
