@@ -6,6 +6,7 @@ import { csvAnalysisCases } from './csv-analyses.cases.js'
 import { isolationCases, refusalCases } from './auth.cases.js'
 import { fuzzCases } from './fuzz.cases.js'
 import { paginationCases } from './pagination.cases.js'
+import { peoplePageCases } from './people-pages.cases.js'
 import { walkCases } from './walk.cases.js'
 
 export interface HttpSuiteOptions {
@@ -31,6 +32,7 @@ export function runHttpSuite(target: ConformanceTarget, options: HttpSuiteOption
     if (options.full) {
       refusalCases(target)
       paginationCases(target)
+      peoplePageCases(target)
     }
     fuzzCases(target, options.fuzz)
   })

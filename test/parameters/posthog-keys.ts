@@ -129,8 +129,10 @@ export const POSTHOG_KEYS: ReadonlyArray<KeySpec> = [
   { key: 'funnel_correlation_event_exclude_property_names', source: C, sample: ['x'], rules: rules(CORRELATION_ONLY, { correlation: 'read' }) },
   { key: 'funnel_correlation_person_entity', source: 'mixins/funnel.py', sample: { id: 'x', type: 'events' }, rules: peopleKey() },
   { key: 'funnel_correlation_property_values', source: 'mixins/funnel.py', sample: [{ key: 'plan', value: 'pro' }], rules: peopleKey() },
+  // Read as the page of the correlation persons by the HTTP layer (http-adapter internal/people-page.ts), as limit and offset are.
   { key: 'funnel_correlation_person_limit', source: 'mixins/funnel.py', sample: 5, rules: peopleKey() },
   { key: 'funnel_correlation_person_offset', source: 'mixins/funnel.py', sample: 5, rules: peopleKey() },
+  { key: 'cache_invalidation_key', source: 'funnel_correlation.py construct_people_url', sample: 'Ab3xYz9q', rules: peopleKey() },
   { key: 'funnel_correlation_person_converted', source: 'mixins/funnel.py', sample: 'true', rules: peopleKey() },
   { key: 'funnel_paths', source: C, sample: 'funnel_path_after_step', rules: rules(PATHS_ONLY, { paths: 'refused' }) },
   { key: 'funnel_filter', source: F2Q, sample: { events: [{ id: 'a' }, { id: 'b' }] }, rules: rules(PATHS_ONLY, { paths: 'refused' }) },

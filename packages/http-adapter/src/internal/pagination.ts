@@ -5,17 +5,25 @@ export interface PageRequest {
   readonly offset: number
 }
 
+/** The query keys a list reads its page from, and writes into its links. */
+export interface PageKeys {
+  readonly limit: string
+  readonly offset: string
+}
+
+export const LIMIT_OFFSET: PageKeys = { limit: 'limit', offset: 'offset' }
+
 const DIGITS = /^\d+$/
 
 /**
- * `limit` and `offset` of a list request. Unlike DRF, which silently falls
+ * `limit` and `offset` of a list request (or the keys given). Unlike DRF, which silently falls
  * back to the default page for a malformed `limit`, a bad value is a 400
  * naming the parameter: a client asking for 5,000 rows should learn it got 1,000.
  */
-export function pageRequest(query: URLSearchParams, pageSize: number, maxPageSize: number): PageRequest {
+export function pageRequest(query: URLSearchParams, pageSize: number, maxPageSize: number, keys: PageKeys = LIMIT_OFFSET): PageRequest {
   return {
-    limit: integerParam(query, 'limit', pageSize, 1, maxPageSize),
-    offset: integerParam(query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
+    limit: integerParam(query, keys.limit, pageSize, 1, maxPageSize),
+    offset: integerParam(query, keys.offset, 0, 0, Number.MAX_SAFE_INTEGER),
   }
 }
 
@@ -39,15 +47,15 @@ export interface ListEnvelope<T> {
 
 /**
  * DRF's LimitOffsetPagination links: the request's own absolute URL with
- * `limit` and `offset` replaced, other parameters kept; `next` is null on the
+ * `limit` and `offset` (or the keys the page was read from) replaced, other parameters kept; `next` is null on the
  * last page, `previous` null on the first, and drops `offset` when it would be 0.
  */
-export function listEnvelope<T>(url: URL, page: PageRequest, count: number, results: ReadonlyArray<T>): ListEnvelope<T> {
+export function listEnvelope<T>(url: URL, page: PageRequest, count: number, results: ReadonlyArray<T>, keys: PageKeys = LIMIT_OFFSET): ListEnvelope<T> {
   const link = (offset: number | null) => {
     const target = new URL(url)
-    target.searchParams.set('limit', String(page.limit))
-    if (offset === null) target.searchParams.delete('offset')
-    else target.searchParams.set('offset', String(offset))
+    target.searchParams.set(keys.limit, String(page.limit))
+    if (offset === null) target.searchParams.delete(keys.offset)
+    else target.searchParams.set(keys.offset, String(offset))
     return target.toString()
   }
   const next = page.offset + page.limit < count ? link(page.offset + page.limit) : null

@@ -2,18 +2,18 @@ import type { ActorsPage, ActorsResult, Project } from '@sightline/core'
 import { visibleProject } from '../access.js'
 import { analysisParamsOf } from '../internal/analysis-params.js'
 import { analysisCsvResponse, type AnalysisKind } from '../internal/csv-analyses.js'
-import { pageOf, respond, respondPage } from '../internal/respond.js'
+import { PEOPLE_URL_KEYS, peoplePage, type PeopleList } from '../internal/people-page.js'
+import { respond, respondPage } from '../internal/respond.js'
 import { endpoint, type RouteContext } from '../route.js'
 import { AnalysisParams, AnalysisPerson, AnalysisResponse } from '../wire/analysis.js'
 import { Paginated } from '../wire/common.js'
-import { LIST_QUERY } from './query.js'
+import { CORRELATION_PEOPLE_QUERY, PEOPLE_QUERY } from './query.js'
 
 const TAG = 'insights'
 const projectOf = (ctx: RouteContext<unknown>): Promise<Project> => visibleProject(ctx, ctx.params.project_id)
-const PAGING: ReadonlySet<string> = new Set(['format', 'limit', 'offset'])
 
 type Analysis = AnalysisKind
-type Persons = 'funnelPersons' | 'trendPersons' | 'retentionPersons' | 'pathPersons' | 'funnelCorrelationPersons'
+type Persons = PeopleList
 
 /** `sightline.query` as HTTP calls it: the JSON as it came, which each analysis checks itself (its parameter types are for library calls). */
 type UntypedQuery = Record<Analysis, (projectId: number, params: unknown) => Promise<{ result: unknown; last_refresh?: unknown }>> &
@@ -80,16 +80,16 @@ function persons(kind: Persons, what: string) {
     summary: `The persons ${what}, paginated (the result's people URLs).`,
     tag: 'persons',
     access: { scope: 'person:read' },
-    query: LIST_QUERY,
+    query: kind === 'funnelCorrelationPersons' ? CORRELATION_PEOPLE_QUERY : PEOPLE_QUERY,
     responses: { 200: Paginated(AnalysisPerson, 'AnalysisPerson') },
     // `format=csv`: the page's persons as records (respond), as PostHog's exporter writes a persons modal.
     formats: FORMATS,
     errors: ANALYSIS_ERRORS,
     async handle(ctx) {
       const project = await projectOf(ctx)
-      const page = pageOf(ctx)
-      const found = await untypedQuery(ctx)[kind](project.id, analysisParamsOf(ctx.query, PAGING), page)
-      return respondPage(ctx, page, found.count, found.results)
+      const { page, keys } = peoplePage(ctx, kind)
+      const found = await untypedQuery(ctx)[kind](project.id, analysisParamsOf(ctx.query, PEOPLE_URL_KEYS), page)
+      return respondPage(ctx, page, found.count, found.results, keys)
     },
   })
 }
