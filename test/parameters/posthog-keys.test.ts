@@ -82,6 +82,9 @@ describe('every PostHog filter key has a rule in every analysis', () => {
 
   it('values that ask for nothing pass: sampling_factor 1, empty lists', () => {
     expect(attrOf('trends', { sampling_factor: 1 })).toBeNull()
+    // A factor is read as PostHog's mixin reads it (GET text too); outside (0, 1] it is refused naming the key.
+    expect(attrOf('paths', { sampling_factor: '0.25' })).toBeNull()
+    for (const bad of [0, -0.5, 1.5, 'half']) expect(attrOf('funnels', { sampling_factor: bad }), String(bad)).toBe('sampling_factor')
     expect(attrOf('retention', { sampling_factor: null })).toBeNull()
     expect(attrOf('trends', { data_warehouse: [] })).toBeNull()
     expect(attrOf('funnel-persons', { funnel_custom_steps: '[]' })).toBeNull()

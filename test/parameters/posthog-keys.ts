@@ -162,7 +162,8 @@ export const POSTHOG_KEYS: ReadonlyArray<KeySpec> = [
   { key: 'breakdown_histogram_bin_count', source: C, sample: 3, with: { breakdown: 'amount' }, rules: breakdownKey({ retention: 'refused' }) },
   { key: 'breakdown_hide_other_aggregation', source: C, sample: true, with: BREAKDOWN, rules: trendsKey({ ...HIDE_OTHER_FUNNELS, retention: NO_BREAKDOWN, stickiness: NO_BREAKDOWN, lifecycle: NO_BREAKDOWN }) },
   { key: 'breakdown_normalize_url', source: C, sample: true, with: BREAKDOWN, rules: breakdownKey() },
-  { key: 'sampling_factor', source: C, sample: 0.1, rules: rules('refused') },
+  // Read (a number above 0, at most 1), not applied: the answer is exact and says so (sampling-factor.ts).
+  { key: 'sampling_factor', source: C, sample: 0.1, rules: rules('read') },
   { key: 'smoothing_intervals', source: 'mixins/common.py', sample: 7, rules: trendsKey() },
   { key: 'selector', source: 'mixins/common.py', sample: 'a', rules: rules({ inert: 'SelectorMixin served the element stats endpoint; no analysis reads it' }) },
   { key: 'formula', source: 'mixins/common.py', sample: 'A*2', rules: trendsKey() },

@@ -13,6 +13,8 @@ export const AnalysisResponse = Schema.Struct({
   timezone: Schema.String,
   last_refresh: DateTime,
   is_cached: Schema.Boolean,
+  sampling_factor: Schema.optionalKey(Schema.Number.annotate({ description: 'The sampling_factor the request sent, when not 1.' })),
+  sampling_factor_applied: Schema.optionalKey(Schema.Literal(false).annotate({ description: 'With sampling_factor: false, every event was read and the counts are exact.' })),
 }).annotate({ identifier: 'AnalysisResponse' })
 
 /** A person behind a point of an analysis (the people URLs). */

@@ -1,4 +1,5 @@
 import { ValidationError } from '../../errors.js'
+import { readSamplingFactor } from './sampling-factor.js'
 
 /** The analyses whose requests are checked for PostHog keys they do not read. */
 export type AnalysisKind = 'trends' | 'stickiness' | 'lifecycle' | 'funnels' | 'funnel-persons' | 'retention' | 'paths'
@@ -14,7 +15,6 @@ interface Unread {
 const given = (v: unknown): boolean => v !== undefined && v !== null && v !== '' && v !== false && v !== 'false'
 // A list, or its JSON text from a GET query; an empty one asks for nothing.
 const nonEmptyList = (v: unknown): boolean => (Array.isArray(v) ? v.length > 0 : typeof v === 'string' ? !/^\s*(\[\s*\])?\s*$/.test(v) : given(v))
-const notOne = (v: unknown): boolean => given(v) && Number(v) !== 1
 
 const SERIES: ReadonlyArray<AnalysisKind> = ['trends', 'stickiness', 'lifecycle', 'funnels']
 
@@ -23,16 +23,9 @@ const SERIES: ReadonlyArray<AnalysisKind> = ['trends', 'stickiness', 'lifecycle'
  * does not compute (packages/core/README.md lists every key's rule). Sent
  * with a value that asks for something, each is a 400 naming the key rather
  * than an answer that silently differs from PostHog's. Keys an analysis
- * refuses in its own decoder (funnels' `sampling_factor` and
- * `funnel_aggregate_by_hogql`, paths' `funnel_paths`) are not repeated here.
+ * refuses in its own decoder (paths' `funnel_paths`) are not repeated here.
  */
 const UNREAD: ReadonlyArray<Unread> = [
-  {
-    key: 'sampling_factor',
-    in: ['trends', 'stickiness', 'lifecycle', 'retention', 'paths'],
-    asks: notOne,
-    message: 'sampling is not supported; every event is read (send 1 or leave it out)',
-  },
   { key: 'data_warehouse', in: SERIES, asks: nonEmptyList, message: 'data warehouse series are not supported; use events or actions' },
   { key: 'data_warehouse_entities', in: SERIES, asks: nonEmptyList, message: 'data warehouse series are not supported; use events or actions' },
   {
@@ -50,8 +43,13 @@ const UNREAD: ReadonlyArray<Unread> = [
   { key: 'drop_off', in: ['funnel-persons'], asks: given, message: 'the persons of one funnel trends period are not supported; use funnel_step' },
 ]
 
-/** Throws a ValidationError naming the first key of `params` that `kind` does not read and that asks for something. */
+/**
+ * Throws a ValidationError naming the first key of `params` that `kind` does
+ * not read and that asks for something. Also checks `sampling_factor`, which
+ * every analysis reads and none applies (sampling-factor.ts: the answer says so).
+ */
 export function refuseUnreadParameters(params: Readonly<Record<string, unknown>>, kind: AnalysisKind, context: string): void {
+  readSamplingFactor(params, context)
   for (const rule of UNREAD) {
     if (rule.in.includes(kind) && rule.asks(params[rule.key])) throw new ValidationError([{ path: [rule.key], message: rule.message }], { context })
   }

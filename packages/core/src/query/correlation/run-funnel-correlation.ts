@@ -12,6 +12,7 @@ import { contingencySql, ELEMENTS_DIVIDER, type ContingencyRow } from './conting
 import { decodeCorrelationRequest, hasNoSteps } from './decode-correlation-params.js'
 import { rankCorrelations } from './odds-ratio.js'
 import { boundedRows } from '../execution/bounded-rows.js'
+import { samplingNotice, type SamplingNotice } from '../analysis/sampling-factor.js'
 
 /** One correlation row, PostHog's `EventOddsRatioSerialized`. */
 export interface CorrelationRow {
@@ -25,7 +26,7 @@ export interface CorrelationRow {
 }
 
 /** The legacy `/insights/funnel/correlation/` answer. */
-export interface FunnelCorrelationResponse {
+export interface FunnelCorrelationResponse extends Partial<SamplingNotice> {
   readonly result: { readonly events: CorrelationRow[]; readonly skewed: boolean }
   readonly last_refresh: string
   readonly is_cached: false
@@ -46,7 +47,7 @@ export async function runFunnelCorrelation(ctx: EngineContext, projectId: number
   ctx.assertOpen()
   if (hasNoSteps(params)) {
     const project = await loadQueryProject(ctx, projectId)
-    return { result: { events: [], skewed: false }, last_refresh: nowIso(ctx.clock), is_cached: false, timezone: project.timezone }
+    return { result: { events: [], skewed: false }, last_refresh: nowIso(ctx.clock), is_cached: false, timezone: project.timezone, ...samplingNotice(params) }
   }
   const request = decodeCorrelationRequest(params)
   const env = await funnelEnv(ctx, projectId, request.funnel)
@@ -77,7 +78,7 @@ export async function runFunnelCorrelation(ctx: EngineContext, projectId: number
       event,
     }
   })
-  return { result: { events, skewed: ranked.skewed }, last_refresh: nowIso(ctx.clock), is_cached: false, timezone: env.project.timezone }
+  return { result: { events, skewed: ranked.skewed }, last_refresh: nowIso(ctx.clock), is_cached: false, timezone: env.project.timezone, ...samplingNotice(params) }
 }
 
 /** PostHog's row names: `event`, `event::property::value`, `property::value`. */

@@ -24,6 +24,7 @@ import { DAY } from '../dates/civil.js'
 import { bucketLimitOf } from '../execution/query-limits.js'
 import { boundedRows } from '../execution/bounded-rows.js'
 import { checkAnswerBudget } from '../execution/query-budget.js'
+import { samplingNotice, type SamplingNotice } from '../analysis/sampling-factor.js'
 
 /**
  * A funnel's `result` by `funnel_viz_type`: the steps (one list per
@@ -32,7 +33,7 @@ import { checkAnswerBudget } from '../execution/query-budget.js'
 export type FunnelResult = FunnelStep[] | FunnelBreakdownStep[][] | FunnelTrendsSeries[] | FunnelTimeToConvert
 
 /** The legacy funnel endpoint's answer. Caching is not implemented: every answer is computed now. */
-export interface FunnelResponse<R extends FunnelResult = FunnelResult> {
+export interface FunnelResponse<R extends FunnelResult = FunnelResult> extends Partial<SamplingNotice> {
   readonly result: R
   readonly timezone: string
   readonly last_refresh: string
@@ -56,7 +57,7 @@ export async function runFunnel(ctx: EngineContext, projectId: number, params: u
       : request.viz === 'trends'
         ? await trendsView(ctx, request, env)
         : await stepsView(ctx, request, env)
-  return { result, timezone: env.project.timezone, last_refresh: nowIso(ctx.clock), is_cached: false }
+  return { result, timezone: env.project.timezone, last_refresh: nowIso(ctx.clock), is_cached: false, ...samplingNotice(params) }
 }
 
 /** The CTEs that end in `outcome(tgt, p0.., reached, t1..tn)`: every run's furthest step and step times. */

@@ -81,8 +81,8 @@ export interface PathsParams extends QueryControlParams {
   readonly filter_test_accounts?: boolean | null
   /** Accepted and not used: paths count persons (as PostHog's do). */
   readonly aggregation_group_type_index?: number | null
-  /** Only 1: sampling is not supported. */
-  readonly sampling_factor?: 1 | null
+  /** Above 0, at most 1; read, not applied: the answer is exact and says so (`sampling_factor_applied: false`). */
+  readonly sampling_factor?: number | null
 }
 
 type Key = keyof PathsParams

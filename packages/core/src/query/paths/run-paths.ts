@@ -7,9 +7,10 @@ import { pathRowsSql } from './path-rows-sql.js'
 import { decodePathsRequest } from './paths-request.js'
 import { pathsEnv } from './paths-env.js'
 import { reachableEdges, type PathEdge } from './reachable-edges.js'
+import { samplingNotice, type SamplingNotice } from '../analysis/sampling-factor.js'
 
 /** What `/insights/path/` answers (reference §14.3). */
-export interface PathsResponse {
+export interface PathsResponse extends Partial<SamplingNotice> {
   result: PathEdge[]
   timezone: string
   /** When the result was computed, ISO 8601 UTC. */
@@ -40,5 +41,5 @@ export async function runPaths(ctx: EngineContext, projectId: number, params: un
     value: Number(r.value),
     average_conversion_time: Number(r.t) / 1000,
   }))
-  return { result: reachableEdges(edges), timezone: env.project.timezone, last_refresh: nowIso(ctx.clock), is_cached: false }
+  return { result: reachableEdges(edges), timezone: env.project.timezone, last_refresh: nowIso(ctx.clock), is_cached: false, ...samplingNotice(params) }
 }

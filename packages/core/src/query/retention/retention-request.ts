@@ -85,8 +85,8 @@ export interface RetentionParams extends RetentionFieldsInput, BreakdownParams, 
   readonly cumulative?: boolean | null
   /** Default 25. */
   readonly breakdown_limit?: number | null
-  /** Only 1: sampling is not supported. */
-  readonly sampling_factor?: 1 | null
+  /** Above 0, at most 1; read, not applied: the answer is exact and says so (`sampling_factor_applied: false`). */
+  readonly sampling_factor?: number | null
 }
 
 const invalid = (path: ReadonlyArray<string | number>, message: string): never => {

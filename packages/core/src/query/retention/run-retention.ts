@@ -11,9 +11,10 @@ import type { RetentionWindow } from './retention-window.js'
 import { boundedRows } from '../execution/bounded-rows.js'
 import { checkAnswerBudget } from '../execution/query-budget.js'
 import { encodeParams } from '../trends/persons-url.js'
+import { samplingNotice, type SamplingNotice } from '../analysis/sampling-factor.js'
 
 /** What `/insights/retention/` answers. */
-export interface RetentionResponse {
+export interface RetentionResponse extends Partial<SamplingNotice> {
   result: RetentionRow[]
   timezone: string
   /** When the result was computed, ISO 8601 UTC. */
@@ -43,7 +44,7 @@ export async function runRetention(ctx: EngineContext, projectId: number, params
     columnsAttr: 'total_intervals',
   })
   const counts = await retentionCounts(ctx, env, request, window)
-  return { result: retentionRows(counts, request, window, projectId), timezone: env.project.timezone, last_refresh: nowIso(ctx.clock), is_cached: false }
+  return { result: retentionRows(counts, request, window, projectId), timezone: env.project.timezone, last_refresh: nowIso(ctx.clock), is_cached: false, ...samplingNotice(params) }
 }
 
 /** The counts behind a result (see retentionCountsSql); none when the window is empty. */

@@ -9,12 +9,13 @@ import { seriesValues } from './series-values.js'
 import { checkTrendAnswer, queryEnv, requestPeriods } from './trend-env.js'
 import { decodeTrendRequest, type TrendRequest } from './trend-request.js'
 import type { QueryEnv } from '../analysis/query-env.js'
+import { samplingNotice, type SamplingNotice } from '../analysis/sampling-factor.js'
 
 /** A trend's `result` by `insight`: series objects for TRENDS, STICKINESS or LIFECYCLE. */
 export type TrendResult = TrendSeriesObject[] | StickinessObject[] | LifecycleObject[]
 
 /** What `/insights/trend/` answers (reference §0). Caching comes later: `is_cached` is always false. */
-export interface TrendResponse<R extends TrendResult = TrendResult> {
+export interface TrendResponse<R extends TrendResult = TrendResult> extends Partial<SamplingNotice> {
   result: R
   timezone: string
   /** When the result was computed, ISO 8601 UTC. */
@@ -40,7 +41,7 @@ export async function runTrend(ctx: EngineContext, projectId: number, params: un
       : request.insight === 'LIFECYCLE'
         ? await runLifecycle(ctx, env, request, projectId)
         : await trendResult(ctx, env, request, projectId)
-  return { result, timezone: env.project.timezone, last_refresh: nowIso(ctx.clock), is_cached: false }
+  return { result, timezone: env.project.timezone, last_refresh: nowIso(ctx.clock), is_cached: false, ...samplingNotice(params) }
 }
 
 /**

@@ -101,8 +101,8 @@ export interface TrendParams extends TrendFieldsInput, SeriesParams, BreakdownPa
   /** Default `ActionsLineGraph` (a display Sightline does not know reads as that). The total-value displays answer one `aggregated_value` per series. */
   readonly display?: Display | null
   readonly properties?: PropertiesParam
-  /** Only 1: sampling is not supported. */
-  readonly sampling_factor?: 1 | null
+  /** Above 0, at most 1; read, not applied: the answer is exact and says so (`sampling_factor_applied: false`). */
+  readonly sampling_factor?: number | null
 }
 
 /** PostHog's BREAKDOWN_VALUES_LIMIT, and the world map's larger default (reference §6, §7.2). */

@@ -47,8 +47,8 @@ export interface FunnelParams extends FunnelFieldsInput, SeriesParams, Breakdown
   readonly interval?: Interval | null
   readonly exclusions?: FunnelExclusionsParam
   readonly properties?: PropertiesParam
-  /** Only 1: sampling is not supported. */
-  readonly sampling_factor?: 1 | null
+  /** Above 0, at most 1; read, not applied: the answer is exact and says so (`sampling_factor_applied: false`). */
+  readonly sampling_factor?: number | null
   /** Not supported (a 400 when given): aggregate by `aggregation_group_type_index`. */
   readonly funnel_aggregate_by_hogql?: null
   /** `FUNNELS` with an `event` or `person` `breakdown_type` unboxes breakdown values for PostHog's old clients. */
@@ -109,7 +109,6 @@ export function decodeFunnelRequest(input: unknown): FunnelRequest {
   if (steps.length > MAX_FUNNEL_STEPS) throw invalid(['events'], `a funnel has at most ${MAX_FUNNEL_STEPS} steps`)
 
   if (blank(p.funnel_aggregate_by_hogql) !== null) throw invalid(['funnel_aggregate_by_hogql'], 'aggregating by a HogQL expression is not supported; use aggregation_group_type_index')
-  if (p.sampling_factor != null && p.sampling_factor !== 1) throw invalid(['sampling_factor'], 'sampling is not supported; every event is read')
   const group = p.aggregation_group_type_index ?? null
   if (group !== null && (group < 0 || group > 4)) throw invalid(['aggregation_group_type_index'], 'a group type index is between 0 and 4 (absent: persons)')
 

@@ -23,6 +23,5 @@ export const FunnelFields = Schema.Struct({
   date_from: Text,
   date_to: Text,
   explicit_date: Flag,
-  sampling_factor: Schema.optional(Schema.NullOr(Schema.Finite)),
 })
 export type FunnelFieldsInput = typeof FunnelFields.Encoded
