@@ -53,8 +53,7 @@ describe('funnel request validation', () => {
     ['exclusion on all events', { ...AB, exclusions: [{ id: null, funnel_from_step: 0, funnel_to_step: 1 }] }, 'exclusions'],
     ['partial exclusion in an unordered funnel', { ...ABC, funnel_order_type: 'unordered', exclusions: [{ id: 'x', funnel_from_step: 0, funnel_to_step: 1 }] }, 'exclusions'],
     ['aggregation group out of range', { ...AB, aggregation_group_type_index: 5 }, 'aggregation_group_type_index'],
-    ['aggregation by HogQL', { ...AB, funnel_aggregate_by_hogql: 'properties.$session_id' }, 'funnel_aggregate_by_hogql'],
-    ['sampling', { ...AB, sampling_factor: 0.1 }, 'sampling_factor'],
+    ['a sampling factor above 1', { ...AB, sampling_factor: 10 }, 'sampling_factor'],
     ['events not JSON', { events: '[{"id": "a"' }, 'events'],
     ['properties not filters', { ...AB, properties: [{ value: 1 }] }, 'properties__0__key'],
   ]

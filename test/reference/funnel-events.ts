@@ -80,8 +80,18 @@ const firstStep = (e: FunnelEvent): number => (e.flags[0] !== undefined && e.fla
 const eventOrder = (a: FunnelEvent, b: FunnelEvent): number =>
   a.ts - b.ts || firstStep(a) - firstStep(b) || (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0)
 
-/** Persons (all distinct ids merged; an unknown distinct id is its own person), or the event's group of the chosen type. */
+/**
+ * Persons (all distinct ids merged; an unknown distinct id is its own person),
+ * the event's group of the chosen type, or the text of the aggregating event
+ * property (strings as they are, numbers and booleans in JSON; missing, null
+ * and '' have no target, PostHog's `_aggregation_target_filter`).
+ */
 function targetOf(spec: FunnelSpec, subject: FilterSubject): string | null {
+  if (spec.aggregationGroup === null && spec.aggregateByProperty) {
+    const v = subject.event.properties?.[spec.aggregateByProperty]
+    const text = v === undefined || v === null ? null : typeof v === 'string' ? v : JSON.stringify(v)
+    return text === null || text === '' ? null : `hogql:${text}`
+  }
   if (spec.aggregationGroup === null) return subject.personId !== null ? `person:${subject.personId}` : `distinct:${subject.event.distinct_id}`
   const key = subject.event.groups?.[spec.aggregationGroup as 0]
   return key ? `group:${key}` : null

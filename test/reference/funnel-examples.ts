@@ -1,4 +1,5 @@
 import type { FunnelExample } from './funnel-example-builders.js'
+import { AGGREGATION_EXAMPLES } from './funnel-examples-aggregation.js'
 import { BREAKDOWN_EXAMPLES } from './funnel-examples-breakdowns.js'
 import { ERROR_EXAMPLES } from './funnel-examples-errors.js'
 import { STEP_EXAMPLES } from './funnel-examples-steps.js'
@@ -15,4 +16,4 @@ export { toRefDataset } from './funnel-dataset.js'
  * `expected: { validationError: attr }` means a 400 whose attr is that field.
  * The people URLs the implementation adds are not in `expected`.
  */
-export const FUNNEL_EXAMPLES: ReadonlyArray<FunnelExample> = [...STEP_EXAMPLES, ...BREAKDOWN_EXAMPLES, ...TREND_EXAMPLES, ...ERROR_EXAMPLES]
+export const FUNNEL_EXAMPLES: ReadonlyArray<FunnelExample> = [...STEP_EXAMPLES, ...AGGREGATION_EXAMPLES, ...BREAKDOWN_EXAMPLES, ...TREND_EXAMPLES, ...ERROR_EXAMPLES]

@@ -22,7 +22,7 @@ const VIZ: ReadonlyArray<VizType> = ['steps', 'trends', 'time_to_convert']
  * Reads a legacy funnel filter into a FunnelSpec, with PostHog's defaults and
  * DECISIONS.md's choices. Throws ValidationError naming the field for bad
  * input, and a plain Error for parameters the reference does not model
- * (hogql/session breakdowns, funnel_aggregate_by_hogql, sampling, first-time math).
+ * (hogql/session breakdowns, funnel_aggregate_by_hogql other than an event property, sampling, first-time math).
  */
 export function readFunnelParams(params: Record<string, unknown>, data: FunnelRefDataset): FunnelSpec {
   const orderType = (params.funnel_order_type ?? 'ordered') as OrderType
@@ -34,12 +34,12 @@ export function readFunnelParams(params: Record<string, unknown>, data: FunnelRe
   if (steps.length < 2) throw invalid('events', 'Funnels require at least two steps.')
   const n = steps.length
 
-  if (params.funnel_aggregate_by_hogql !== undefined && params.funnel_aggregate_by_hogql !== null) throw notModelled('funnel_aggregate_by_hogql')
   if (params.sampling_factor !== undefined && params.sampling_factor !== null && Number(params.sampling_factor) !== 1) throw notModelled('sampling_factor')
   const aggregationGroup = optionalInt(params.aggregation_group_type_index, 'aggregation_group_type_index') ?? null
   if (aggregationGroup !== null && (aggregationGroup < 0 || aggregationGroup > 4)) {
     throw invalid('aggregation_group_type_index', 'a group type index is 0..4 (absent = persons)')
   }
+  const aggregateByProperty = aggregationGroup === null ? readAggregateByProperty(params.funnel_aggregate_by_hogql) : null
 
   let interval = (params.interval ?? 'day') as Interval
   if (!isInterval(interval)) throw invalid('interval', 'use one of minute, hour, day, week, month')
@@ -58,6 +58,7 @@ export function readFunnelParams(params: Record<string, unknown>, data: FunnelRe
     properties: jsonish(params.properties, 'properties') ?? null,
     filterTestAccounts: truthy(params.filter_test_accounts),
     aggregationGroup,
+    aggregateByProperty,
     breakdown: readBreakdown(params, n, orderType),
     fromStep,
     toStep,
@@ -110,3 +111,19 @@ function readStepRange(params: Record<string, unknown>, viz: VizType, n: number)
   if (to <= from) throw invalid('funnel_to_step', 'Funnel step range is invalid. funnelToStep should be greater than funnelFromStep.')
   return { fromStep: from, toStep: to }
 }
+
+/**
+ * PostHog's `_aggregation_target_expr`: absent, '' and `person_id` are the
+ * person; `properties.<key>` (or `properties['<key>']`) makes that event
+ * property the target. Other expressions are not modelled.
+ */
+function readAggregateByProperty(raw: unknown): string | null {
+  if (raw === undefined || raw === null) return null
+  if (typeof raw !== 'string') throw invalid('funnel_aggregate_by_hogql', 'a HogQL expression is text')
+  const text = raw.trim()
+  if (text === '' || text === 'person_id') return null
+  const m = /^properties\.([A-Za-z_$][A-Za-z0-9_$]*)$/.exec(text) ?? /^properties\['([^'\\]*)'\]$/.exec(text)
+  if (!m) throw notModelled('funnel_aggregate_by_hogql')
+  return m[1]!
+}
+

@@ -49,6 +49,8 @@ export interface FunnelSpec {
   readonly filterTestAccounts: boolean
   /** null = persons; k = group type k. */
   readonly aggregationGroup: number | null
+  /** `funnel_aggregate_by_hogql` of the form `properties.<key>` (no group): that event property's text is the target; null = not used. */
+  readonly aggregateByProperty?: string | null
   readonly breakdown: BreakdownSpec | null
   /** Trends and time to convert only (validated there); 0 and the last step by default. */
   readonly fromStep: number

@@ -62,7 +62,11 @@ export function insightDependencies(kind: AnalysisKind, params: Json, alsoApplie
   for (const b of Array.isArray(params.breakdowns) ? params.breakdowns : []) if (isObject(b) && typeof b.type === 'string') types.add(b.type)
   const series = seriesOf(params)
   const maths = series.map((s) => (typeof s.math === 'string' && s.math !== '' ? s.math : 'total'))
-  const hogql = types.has('hogql') || maths.includes('hogql') || series.some((s) => typeof s.math_hogql === 'string' && s.math_hogql !== '')
+  const hogql =
+    types.has('hogql') ||
+    maths.includes('hogql') ||
+    series.some((s) => typeof s.math_hogql === 'string' && s.math_hogql !== '') ||
+    (typeof params.funnel_aggregate_by_hogql === 'string' && params.funnel_aggregate_by_hogql.trim() !== '')
   // A first-time math reads each person's events before the range (funnel steps group them by person even when aggregating by groups).
   const firstTime = maths.some((m) => m === 'first_time_for_user' || m === 'first_time_for_user_with_filters')
   const anytime = hogql || [...types].some((t) => ANYTIME_TYPES.has(t))

@@ -61,7 +61,7 @@ export async function funnelActors(
   const query = withCtes(
     [
       ...stepsCtes(ctx, steps, env, plan),
-      ['act', sql`select ${runKey}, min(fe.ts) as first_ts from fin join fe on fe.tgt = fin.tgt where ${join(conditions, ' and ')} group by ${runKey}`],
+      ['act', actorRuns(request, plan.dims, runKey, join(conditions, ' and '))],
     ],
     // One row even past the end, for the count.
     sql`select c.total, cast(pg.tgt as varchar) as tgt, pg.first_ts from (select count(*) as total from act) as c left join (
@@ -75,6 +75,22 @@ export async function funnelActors(
   const firstSeen = new Map(rows.map((r) => [r.tgt, formatTimestamp(Number(r.first_ts))]))
   const actors = request.aggregationGroup === null ? await persons(ctx, projectId, ids, firstSeen) : await groups(ctx, projectId, request.aggregationGroup, ids, firstSeen)
   return { results: actors, count }
+}
+
+/**
+ * `act`: one row per listed run, its actor `tgt` and breakdown value
+ * `p0..`, and `first_ts`, the actor's first funnel event. Aggregating by a
+ * HogQL expression, the targets are the expression's values (sessions, say)
+ * and the actors their persons: PostHog's modal lists `any(person_id)` of a
+ * target; here the least person key of its events, and a person reaching
+ * through several targets is listed once per value.
+ */
+function actorRuns(request: FunnelActorsRequest, dims: number, runKey: RawBuilder<unknown>, where: RawBuilder<unknown>): RawBuilder<unknown> {
+  if (request.aggregateByHogql === null) return sql`select ${runKey}, min(fe.ts) as first_ts from fin join fe on fe.tgt = fin.tgt where ${where} group by ${runKey}`
+  const values = join(cols('p', dims))
+  return sql`select pk as tgt, ${values}, min(first_ts) as first_ts from (
+      select ${runKey}, min(fe.pk) as pk, min(fe.ts) as first_ts from fin join fe on fe.tgt = fin.tgt where ${where} group by ${runKey}
+    ) as r group by pk, ${values}`
 }
 
 /** `fin.reached` is the furthest 0-based step of a run; the steps asked for are 1-based. No steps asked: nobody. */

@@ -46,6 +46,8 @@ export interface FunnelRequest {
   readonly filterTestAccounts: boolean
   /** null: persons; k: groups of type k. */
   readonly aggregationGroup: number | null
+  /** With no group: the HogQL expression whose text is the target (`funnel_aggregate_by_hogql`); null: persons. */
+  readonly aggregateByHogql: string | null
   readonly breakdown: FunnelBreakdown | null
   /** Trends and time to convert: 0 and the last step by default (the steps view ignores them). */
   readonly fromStep: number

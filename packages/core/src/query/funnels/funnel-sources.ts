@@ -34,8 +34,9 @@ export interface FunnelSourcesInput {
  * or action and its own properties (and, with a first-time math, being the
  * person's first such event: first-time-step.ts); each gap's exclusions (their properties
  * are dropped by the legacy endpoint); the aggregation target, a person
- * (distinct ids merged; a personless distinct id stands alone) or the
- * event's group of the chosen type (events without one take no part); the
+ * (distinct ids merged; a personless distinct id stands alone), the
+ * event's group of the chosen type or the text of `funnel_aggregate_by_hogql`
+ * (events without one take no part); the
  * breakdown values and cohort memberships.
  */
 export function funnelSources(input: FunnelSourcesInput): FunnelSources {
@@ -46,6 +47,8 @@ export function funnelSources(input: FunnelSourcesInput): FunnelSources {
   needs.person = input.extensions.needs.person
   for (const g of input.extensions.needs.groups) needs.groups.add(g)
   for (const s of steps) addFilterNeeds(needs, s.properties)
+  // An aggregation expression may read person.properties.
+  if (request.aggregateByHogql !== null) needs.person = true
   for (const d of request.breakdown?.dims ?? []) {
     // A HogQL breakdown may read person.properties.
     if (d.type === 'person' || d.type === 'hogql') needs.person = true
@@ -71,7 +74,6 @@ export function funnelSources(input: FunnelSourcesInput): FunnelSources {
   const g = request.aggregationGroup
   // The person as text where its value shows (HogQL, cohorts); as a fixed-size key where runs are partitioned by it.
   const person = PERSON_ID
-  const target: Expression<string> = g === null ? PERSON_KEY : src.groupKeys[g]!
   const b = request.breakdown
   const hogqlScope: HogqlScope = {
     hooks,
@@ -90,6 +92,12 @@ export function funnelSources(input: FunnelSourcesInput): FunnelSources {
     now: input.now,
   }
   const hogql = (expression: string, path: ReadonlyArray<string | number>) => hogqlToText(compileHogql(expression, hogqlScope, path))
+  // PostHog's _aggregation_target_expr: a group key, the expression's text (funnel_aggregate_by_hogql), or the person.
+  const byHogql = request.aggregateByHogql === null ? null : hogql(request.aggregateByHogql, ['funnel_aggregate_by_hogql'])
+  // Rows whose expression is null are left out by targetPresent, so a kept row's target is text.
+  const target: Expression<string> = g !== null ? src.groupKeys[g]! : ((byHogql as Expression<string> | null) ?? PERSON_KEY)
+  // PostHog's _aggregation_target_filter: a target that is null or '' takes no part.
+  const targetPresent = g !== null ? sql<SqlBool>`${src.groupKeys[g]!} <> ''` : byHogql !== null ? sql<SqlBool>`coalesce(${byHogql} <> '', false)` : null
   const values =
     b === null || plan.runs === 'cohort'
       ? []
@@ -101,7 +109,8 @@ export function funnelSources(input: FunnelSourcesInput): FunnelSources {
     from: scope.from,
     where: scope.where,
     target,
-    targetPresent: g === null ? null : sql<SqlBool>`${src.groupKeys[g]!} <> ''`,
+    targetPresent,
+    actorPerson: byHogql === null ? null : PERSON_KEY,
     timestampMicros: src.timestampMicros,
     uuid: src.uuid,
     eventName: src.eventName,

@@ -9,8 +9,10 @@ export interface FunnelSources {
   readonly where: Expression<SqlBool>
   /** The aggregation target: the person as `PERSON_KEY` (a uuid), or a group key. */
   readonly target: Expression<string>
-  /** Rows without a target (no group of the aggregation type) take no part; null when every row has one. */
+  /** Rows without a target (no group of the aggregation type, a null or '' expression) take no part; null when every row has one. */
   readonly targetPresent: Expression<SqlBool> | null
+  /** Aggregating by a HogQL expression: the event's person (`PERSON_KEY`), kept as `pk` for the people lists; null otherwise. */
+  readonly actorPerson: Expression<string> | null
   readonly timestampMicros: Expression<number>
   readonly uuid: Expression<string>
   readonly eventName: Expression<string>
@@ -37,8 +39,8 @@ const sum = (parts: ReadonlyArray<Sql>): Sql => (parts.length === 0 ? sql`cast(0
  * (epoch microseconds), `uuid`, step mask `sm` (bit i-1: matches 1-based
  * step i), gap mask `xm` (bit j-1: an exclusion covering gap j matches),
  * `fs` (its lowest step, or n+1 for none: the order of events sharing a
- * timestamp), breakdown texts `b0..` ('' when missing) and cohort flags
- * `c0..`. Ordered and unordered funnels keep events matching a step or an
+ * timestamp), breakdown texts `b0..` ('' when missing), cohort flags
+ * `c0..` and, aggregating by a HogQL expression, the event's person `pk`. Ordered and unordered funnels keep events matching a step or an
  * exclusion; strict ones keep every event of the scope (any other event
  * breaks a strict chain).
  */
@@ -57,6 +59,7 @@ export function funnelEventsSql(plan: FunnelPlan, s: FunnelSources): Sql {
     ${sum(gapConds.map(({ g, j }) => flag(g, bit(j - 1))))} as xm,
     ${join(values.map((v, i) => sql`${v} as ${id(`b${i}`)}`))}
     ${s.cohorts.length > 0 ? sql`, ${join(s.cohorts.map((c, i) => sql`coalesce(${c}, false) as ${id(`c${i}`)}`))}` : sql``}
+    ${s.actorPerson ? sql`, cast(${s.actorPerson} as varchar) as pk` : sql``}
     from ${s.from} where ${join(conditions.map((c) => sql`${c}`), ' and ')}`
   const fs = sql`(case ${join(Array.from({ length: plan.n }, (_, i) => sql`when ${hasBit(sql`sm`, i)} then ${int(i + 1)}`), ' ')} else ${int(plan.n + 1)} end)`
   return sql`select fe0.*, ${fs} as fs from (${inner}) as fe0`

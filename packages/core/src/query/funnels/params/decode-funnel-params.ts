@@ -49,8 +49,8 @@ export interface FunnelParams extends FunnelFieldsInput, SeriesParams, Breakdown
   readonly properties?: PropertiesParam
   /** Above 0, at most 1; read, not applied: the answer is exact and says so (`sampling_factor_applied: false`). */
   readonly sampling_factor?: number | null
-  /** Not supported (a 400 when given): aggregate by `aggregation_group_type_index`. */
-  readonly funnel_aggregate_by_hogql?: null
+  /** Aggregate by this HogQL expression (its text; rows where it is null or '' take no part) instead of the person; `person_id` is the person, a group type wins. */
+  readonly funnel_aggregate_by_hogql?: string | null
   /** `FUNNELS` with an `event` or `person` `breakdown_type` unboxes breakdown values for PostHog's old clients. */
   readonly insight?: 'FUNNELS' | null
 }
@@ -88,7 +88,7 @@ export type FunnelPersonsParams =
  * DECISIONS.md. Throws ValidationError naming the field (400): fewer than two
  * steps, an unknown window unit, order or visualisation type, a step range or
  * exclusion range out of bounds, a breakdown type without a breakdown, and
- * what Sightline does not compute (`funnel_aggregate_by_hogql`, sampling).
+ * what Sightline does not compute.
  * Step maths other than the first-time ones are dropped, as PostHog's
  * legacy translation drops them (`MathAvailability.FunnelsOnly`).
  */
@@ -108,9 +108,11 @@ export function decodeFunnelRequest(input: unknown): FunnelRequest {
   if (steps.length < 2) throw invalid(['events'], 'Funnels require at least two steps.')
   if (steps.length > MAX_FUNNEL_STEPS) throw invalid(['events'], `a funnel has at most ${MAX_FUNNEL_STEPS} steps`)
 
-  if (blank(p.funnel_aggregate_by_hogql) !== null) throw invalid(['funnel_aggregate_by_hogql'], 'aggregating by a HogQL expression is not supported; use aggregation_group_type_index')
   const group = p.aggregation_group_type_index ?? null
   if (group !== null && (group < 0 || group > 4)) throw invalid(['aggregation_group_type_index'], 'a group type index is between 0 and 4 (absent: persons)')
+  // PostHog's _aggregation_target_expr: a group type wins; "person_id" (or nothing) is the person.
+  const byHogql = blank(p.funnel_aggregate_by_hogql)
+  const aggregateByHogql = group === null && byHogql !== null && byHogql.trim() !== 'person_id' ? byHogql : null
 
   const intervalText = blank(p.interval) ?? 'day'
   if (!isInterval(intervalText)) throw invalid(['interval'], `unknown interval ${JSON.stringify(p.interval)}; use one of ${INTERVALS.join(', ')}`)
@@ -130,6 +132,7 @@ export function decodeFunnelRequest(input: unknown): FunnelRequest {
     properties: decodeOrThrow(PropertyFilters, normalizeProperties(params.properties), 'invalid property filters', ['properties']),
     filterTestAccounts: p.filter_test_accounts === true,
     aggregationGroup: group,
+    aggregateByHogql,
     breakdown: decodeFunnelBreakdown(params, steps.length, order),
     fromStep,
     toStep,
