@@ -70,7 +70,10 @@ export function cohortCases(target: ConformanceTarget): void {
         await expectMembers(nested, ['p1', 'p2', 'p4'], 'cohorts in a cohort')
         await expectMembers(await make(group('AND', inCohort(in2Months), inCohort(twiceIn14, { negation: true }))), ['p3'], 'negated cohort')
         await expectMembers(await make(group('AND', inCohort(in2Months), inCohort(twiceIn14, { operator: 'not_in' }))), ['p3'], 'not_in cohort')
-        await expectMembers(await make(group('AND', purchases('performed_event', 30, { negation: true }))), ['p3', 'p5'], 'did not perform')
+        // PostHog's check_negation_clause: a negation not paired with a positive criterion in an AND fails the calculation, so no one.
+        await expectMembers(await make(group('AND', purchases('performed_event', 30, { negation: true }))), [], 'did not perform, alone')
+        await expectMembers(await make(group('AND', { type: 'person', key: 'tier', operator: 'is_set' }, purchases('performed_event', 30, { negation: true }))), [], 'set tier, did not perform: p1 and p2 both did')
+        await expectMembers(await make(group('AND', inCohort(in2Months), purchases('performed_event', 7, { negation: true }))), ['p3'], 'did in 2 months, not in 7 days')
         await expectMembers(await make(group('AND')), ['p1', 'p2', 'p3', 'p4', 'p5'], 'no criteria: every person')
         await expectMembers(await make(group('AND', inCohort(nested), inCohort(fixed.id))), ['p1'], 'static in dynamic in dynamic')
 
@@ -165,11 +168,12 @@ export function cohortCases(target: ConformanceTarget): void {
           [group('AND', inCohort(elsewhere.id)), `${v0}__value`],
           [group('AND', inCohort(0)), `${v0}__value`],
           [group('OR', { type: 'person', key: 'n', value: 'x', operator: 'gt' }), `${v0}__value`],
-          [group('OR', { type: 'person', key: 'n', value: 'x', negation: true }), `${v0}__negation`],
-          [group('AND', { ...purchases('performed_event', 7), value: 'performed_event_sequence' }), `${v0}__value`],
+          [group('OR', { type: 'person', key: 'n', value: 'x', negation: 'yes' }), `${v0}__negation`],
+          [group('AND', { ...purchases('performed_event', 7), value: 'performed_event_sometimes' }), `${v0}__value`],
+          [group('AND', { ...purchases('performed_event', 7), value: 'performed_event_sequence' }), `${v0}__seq_event`],
           [group('AND', { ...purchases('performed_event', 7), time_value: 0 }), `${v0}__time_value`],
           [group('AND', { ...purchases('performed_event', 7), time_interval: 'fortnight' }), `${v0}__time_interval`],
-          [group('AND', { ...purchases('performed_event', 7), explicit_datetime: '-30d' }), `${v0}__explicit_datetime`],
+          [group('AND', { ...purchases('performed_event', 7), explicit_datetime: 'last tuesday' }), `${v0}__explicit_datetime`],
           [group('AND', purchases('performed_event_multiple', 7, { operator: 'gte' })), `${v0}__operator_value`],
           [group('AND', purchases('performed_event_multiple', 7, { operator: 'between', operator_value: 1 })), `${v0}__operator`],
           [group('AND', { type: 'behavioral', value: 'performed_event', key: deletedAction.id, event_type: 'actions', time_value: 1, time_interval: 'day' }), `${v0}__key`],

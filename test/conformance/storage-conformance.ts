@@ -1,6 +1,7 @@
 import { describe } from 'vitest'
 import { actionCases } from './actions.cases.js'
 import { captureCases } from './capture.cases.js'
+import { cohortBehaviorCases } from './cohort-behaviors.cases.js'
 import { cohortCases } from './cohorts.cases.js'
 import { definitionCases, eventDefinitionEditCases } from './definitions.cases.js'
 import { groupCases } from './groups.cases.js'
@@ -36,5 +37,6 @@ export function runStorageConformance(target: ConformanceTarget): void {
     pluginCases(target)
     actionCases(target)
     cohortCases(target)
+    cohortBehaviorCases(target)
   })
 }

@@ -23,11 +23,16 @@ const event = fc.record({
   plan: fc.option(fc.constantFrom('pro', 'free'), { nil: undefined }),
 })
 
-const personCriterion: fc.Arbitrary<RefCriterion> = fc.oneof(
-  fc.record({ type: fc.constant('person' as const), key: fc.constant('tier'), value: fc.constantFrom('gold', 'silver'), operator: fc.constantFrom('exact', 'is_not') }),
-  fc.record({ type: fc.constant('person' as const), key: fc.constant('n'), value: fc.integer({ min: 0, max: 5 }), operator: fc.constantFrom('gt', 'lte') }),
-  fc.record({ type: fc.constant('person' as const), key: fc.constantFrom('tier', 'n'), operator: fc.constantFrom('is_set', 'is_not_set') }),
-)
+const personCriterion: fc.Arbitrary<RefCriterion> = fc
+  .tuple(
+    fc.oneof(
+      fc.record({ type: fc.constant('person' as const), key: fc.constant('tier'), value: fc.constantFrom('gold', 'silver'), operator: fc.constantFrom('exact', 'is_not') }),
+      fc.record({ type: fc.constant('person' as const), key: fc.constant('n'), value: fc.integer({ min: 0, max: 5 }), operator: fc.constantFrom('gt', 'lte') }),
+      fc.record({ type: fc.constant('person' as const), key: fc.constantFrom('tier', 'n'), operator: fc.constantFrom('is_set', 'is_not_set') }),
+    ),
+    fc.boolean(),
+  )
+  .map(([c, negation]) => (negation ? { ...c, negation } : c))
 const behavioral: fc.Arbitrary<RefCriterion> = fc
   .record({
     multiple: fc.boolean(),
@@ -47,14 +52,30 @@ const behavioral: fc.Arbitrary<RefCriterion> = fc
     ...(pro && { event_filters: [{ key: 'plan', value: 'pro' }] }),
   }))
 
+type Unit = 'hour' | 'day' | 'week' | 'month'
+const smallUnit = fc.constantFrom('hour', 'day') as fc.Arbitrary<Unit>
+const operator = fc.constantFrom('gte', 'gt', 'lte', 'lt', 'eq') as fc.Arbitrary<'gte' | 'gt' | 'lte' | 'lt' | 'eq'>
+// The other behaviors, valid as PostHog checks them: the recent span no longer than the whole, min_periods <= total_periods, sequence windows in hours or days.
+const otherBehavioral: fc.Arbitrary<RefCriterion> = fc.oneof(
+  fc.record({ value: fc.constant('performed_event_first_time' as const), time_value: fc.integer({ min: 1, max: 3 }), time_interval: fc.constantFrom('day', 'week', 'month') as fc.Arbitrary<Unit> }),
+  fc
+    .record({ value: fc.constantFrom('stopped_performing_event' as const, 'restarted_performing_event' as const), time_value: fc.integer({ min: 2, max: 4 }), seq_time_value: fc.integer({ min: 1, max: 2 }), time_interval: fc.constantFrom('day', 'week') as fc.Arbitrary<Unit> })
+    .map((c) => ({ ...c, seq_time_interval: c.time_interval })),
+  fc
+    .record({ value: fc.constant('performed_event_regularly' as const), time_value: fc.integer({ min: 1, max: 2 }), time_interval: fc.constantFrom('hour', 'day', 'week') as fc.Arbitrary<Unit>, operator, operator_value: fc.integer({ min: 1, max: 2 }), total_periods: fc.integer({ min: 1, max: 4 }), min: fc.integer({ min: 1, max: 4 }) })
+    .map(({ min, ...c }) => ({ ...c, min_periods: Math.min(min, c.total_periods) })),
+  fc.record({ value: fc.constant('performed_event_sequence' as const), time_value: fc.integer({ min: 1, max: 3 }), time_interval: fc.constantFrom('day', 'week') as fc.Arbitrary<Unit>, seq_event: fc.constantFrom('buy', 'view'), seq_time_value: fc.integer({ min: 1, max: 48 }), seq_time_interval: smallUnit }),
+).chain((c) => fc.record({ key: fc.constantFrom('buy', 'view'), negation: fc.boolean() }).map((k) => ({ type: 'behavioral' as const, ...c, ...k })))
+
 /** Criteria for cohort number `k`, which may name cohorts 0..k-1 (by their index; ids are filled in when created). */
 const criteria = (k: number): fc.Arbitrary<RefCriteriaGroup> => {
   const leaf: fc.Arbitrary<RefCriterion> =
     k === 0
-      ? fc.oneof({ weight: 1, arbitrary: personCriterion }, { weight: 3, arbitrary: behavioral })
+      ? fc.oneof({ weight: 1, arbitrary: personCriterion }, { weight: 3, arbitrary: behavioral }, { weight: 2, arbitrary: otherBehavioral })
       : fc.oneof(
           { weight: 1, arbitrary: personCriterion },
           { weight: 3, arbitrary: behavioral },
+          { weight: 2, arbitrary: otherBehavioral },
           { weight: 1, arbitrary: fc.record({ type: fc.constant('cohort' as const), key: fc.constant('id' as const), value: fc.integer({ min: 0, max: k - 1 }), negation: fc.boolean() }) },
         )
   const group = fc.record({ type: fc.constantFrom('AND' as const, 'OR' as const), values: fc.array(leaf, { maxLength: 3 }) })
@@ -89,7 +110,7 @@ for (const target of targets) {
       await fresh?.dispose()
     })
 
-    it('random persons, events and cohorts (person, behaviour, nesting, negation, static)', async () => {
+    it('random persons, events and cohorts (person, every behavior, nesting, negation, static)', async () => {
       await fc.assert(
         fc.asyncProperty(world, async (w) => {
           const project = await sightline.projects.create({ organizationId: orgId, name: 'P', timezone: 'UTC' })
@@ -118,7 +139,7 @@ for (const target of targets) {
             expect(page.count).toBe(expected.length)
           }
         }),
-        { numRuns: 40 },
+        { numRuns: Number(process.env.SIGHTLINE_COHORT_RUNS ?? 40) },
       )
     }, 120_000)
   })

@@ -1,10 +1,20 @@
 /**
- * PostHog's cohort membership (FOSSCohortQuery, posthog/queries/foss_cohort_query.py)
- * over plain objects, independent of Sightline's SQL: person criteria are
- * property filters on the person, behavioral criteria count the person's
- * events in `(now - time_value time_interval, now)` (both ends open), a
- * person with no such event never meets one (the behavior subquery only
- * holds persons with events), and cohort criteria recurse.
+ * PostHog's cohort membership (FOSSCohortQuery and EnterpriseCohortQuery,
+ * posthog/queries/foss_cohort_query.py, ee/clickhouse/queries/enterprise_cohort_query.py)
+ * over plain objects, independent of Sightline's SQL. W(n unit) is now minus
+ * n units (calendar months). Person criteria are property filters on the
+ * person, negated: not matched. Behavioral criteria read the person's events
+ * of the key (an event name): performed_event(_multiple) counts those in
+ * (W, now) (both ends open); first time: the first ever is in [W, now);
+ * stopped: some in (W(time), W(seq)], none in (W(seq), now]; restarted: some
+ * at or before W(time), none in (W(time), W(seq)], some in (W(seq), now];
+ * regularly: the periods (W(v(p+1)), W(vp)], p < total, whose count compares
+ * so number at least min; sequence: a key event at a and a seq_event at b,
+ * a < b <= a + seq span, both in (W(time), now]. A person with no matching
+ * event in the span a criterion reads never meets it (the behavior subquery
+ * only holds persons with events). Cohort criteria recurse. A cohort whose
+ * negations are not paired with a positive criterion in an AND group
+ * (check_negation_clause) has no members: PostHog's calculation fails.
  */
 import { referenceMatches, type RefFilters } from './reference-filter.js'
 
@@ -19,16 +29,30 @@ export interface RefCohortEvent {
   readonly at: number
   readonly properties: Readonly<Record<string, unknown>>
 }
+type Unit = 'hour' | 'day' | 'week' | 'month'
+type Op = 'gte' | 'gt' | 'lte' | 'lt' | 'eq'
 export type RefCriterion =
-  | { readonly type: 'person'; readonly key: string; readonly value?: unknown; readonly operator?: string }
+  | { readonly type: 'person'; readonly key: string; readonly value?: unknown; readonly operator?: string; readonly negation?: boolean }
   | {
       readonly type: 'behavioral'
-      readonly value: 'performed_event' | 'performed_event_multiple'
+      readonly value:
+        | 'performed_event'
+        | 'performed_event_multiple'
+        | 'performed_event_first_time'
+        | 'stopped_performing_event'
+        | 'restarted_performing_event'
+        | 'performed_event_regularly'
+        | 'performed_event_sequence'
       readonly key: string
       readonly time_value: number
-      readonly time_interval: 'hour' | 'day' | 'week' | 'month'
-      readonly operator?: 'gte' | 'gt' | 'lte' | 'lt' | 'eq'
+      readonly time_interval: Unit
+      readonly operator?: Op
       readonly operator_value?: number
+      readonly seq_time_value?: number
+      readonly seq_time_interval?: Unit
+      readonly seq_event?: string
+      readonly min_periods?: number
+      readonly total_periods?: number
       readonly negation?: boolean
       readonly event_filters?: RefFilters
     }
@@ -50,7 +74,7 @@ export interface RefCohortWorld {
 const HOUR = 3_600_000
 
 /** `now` minus the interval; calendar months as ClickHouse counts them (the day clamped to the month's length). */
-function since(now: Date, value: number, unit: 'hour' | 'day' | 'week' | 'month'): number {
+function since(now: Date, value: number, unit: Unit): number {
   if (unit !== 'month') return now.getTime() - value * { hour: HOUR, day: 24 * HOUR, week: 168 * HOUR }[unit]
   const d = new Date(now.getTime())
   const day = d.getUTCDate()
@@ -69,7 +93,24 @@ export function referenceCohortMembers(world: RefCohortWorld, id: number): Set<s
   const cohort = world.cohorts.get(id)
   if (!cohort) return new Set()
   if ('static' in cohort) return new Set(cohort.static.filter((p) => world.persons.some((q) => q.id === p)))
+  if (negationPending(cohort.filters.properties).negated) return new Set()
   return new Set(world.persons.filter((p) => meets(world, cohort.filters.properties, p)).map((p) => p.id))
+}
+
+/** check_negation_clause: a group's negated and positive criteria, an AND holding both settling its negations. */
+function negationPending(group: RefCriteriaGroup): { negated: boolean; positive: boolean } {
+  let negated = false
+  let positive = false
+  for (const v of group.values) {
+    if ('values' in v) {
+      const inner = negationPending(v)
+      negated = negated || inner.negated
+      positive = positive || inner.positive
+    } else if (v.negation === true) negated = true
+    else positive = true
+  }
+  if (group.type === 'AND' && negated && positive) return { negated: false, positive: true }
+  return { negated, positive }
 }
 
 function meets(world: RefCohortWorld, node: RefCriteriaGroup | RefCriterion, person: RefCohortPerson): boolean {
@@ -78,21 +119,52 @@ function meets(world: RefCohortWorld, node: RefCriteriaGroup | RefCriterion, per
   if ('values' in node) return node.type === 'AND' ? node.values.every((v) => meets(world, v, person)) : node.values.some((v) => meets(world, v, person))
   switch (node.type) {
     case 'person':
-      return referenceMatches([{ ...node, type: 'person' } as never], { event: {}, person: person.properties as never })
+      return referenceMatches([{ ...node, type: 'person', negation: undefined } as never], { event: {}, person: person.properties as never }) !== (node.negation === true)
     case 'cohort':
       return referenceCohortMembers(world, node.value).has(person.id) !== (node.negation === true)
-    case 'behavioral': {
-      const from = since(world.now, node.time_value, node.time_interval)
-      const n = world.events.filter(
-        (e) =>
-          e.personId === person.id &&
-          e.event === node.key &&
-          e.at > from &&
-          e.at < world.now.getTime() &&
-          (!node.event_filters || referenceMatches(node.event_filters, { event: e.properties as never })),
-      ).length
-      const performed = node.value === 'performed_event' ? n >= 1 : n >= 1 && compare(n, node.operator, node.operator_value!)
-      return performed !== (node.negation === true)
+    case 'behavioral':
+      return performed(world, node, person) !== (node.negation === true)
+  }
+}
+
+function performed(world: RefCohortWorld, node: Extract<RefCriterion, { type: 'behavioral' }>, person: RefCohortPerson): boolean {
+  const now = world.now.getTime()
+  const times = (key: string, filters?: RefFilters) =>
+    world.events.filter((e) => e.personId === person.id && e.event === key && (!filters || referenceMatches(filters, { event: e.properties as never }))).map((e) => e.at)
+  const own = times(node.key, node.event_filters)
+  const W = since(world.now, node.time_value, node.time_interval)
+  const recent = node.seq_time_value === undefined ? now : since(world.now, node.seq_time_value, node.seq_time_interval!)
+  const some = (test: (at: number) => boolean) => own.some(test)
+  switch (node.value) {
+    case 'performed_event':
+    case 'performed_event_multiple': {
+      const n = own.filter((at) => at > W && at < now).length
+      return node.value === 'performed_event' ? n >= 1 : n >= 1 && compare(n, node.operator, node.operator_value!)
+    }
+    case 'performed_event_first_time': {
+      const first = Math.min(...own)
+      return own.length > 0 && first >= W && first < now
+    }
+    case 'stopped_performing_event':
+      return some((at) => at > W && at <= recent) && !some((at) => at > recent && at <= now)
+    case 'restarted_performing_event':
+      return some((at) => at <= W) && !some((at) => at > W && at <= recent) && some((at) => at > recent && at <= now)
+    case 'performed_event_regularly': {
+      const total = node.total_periods!
+      const edge = (p: number) => since(world.now, node.time_value * p, node.time_interval)
+      if (!some((at) => at > edge(total) && at <= now)) return false
+      let periods = 0
+      for (let p = 0; p < total; p++) {
+        const n = own.filter((at) => at > edge(p + 1) && at <= (p === 0 ? now : edge(p))).length
+        if (compare(n, node.operator, node.operator_value!)) periods++
+      }
+      return periods >= node.min_periods!
+    }
+    case 'performed_event_sequence': {
+      const reach = now - since(world.now, node.seq_time_value!, node.seq_time_interval!)
+      const inWindow = (at: number) => at > W && at <= now
+      const thens = times(node.seq_event!).filter(inWindow)
+      return own.filter(inWindow).some((a) => thens.some((b) => a < b && b <= a + reach))
     }
   }
 }

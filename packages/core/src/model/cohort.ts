@@ -3,14 +3,19 @@ import { JsonObject, UserSummary } from './insight.js'
 
 /**
  * One criterion of a dynamic cohort, in PostHog's shape:
- * - `{type: 'person', key, value, operator}`: a person property filter;
- * - `{type: 'behavioral', value: 'performed_event' | 'performed_event_multiple',
- *   key, event_type: 'events' (key = event name, the default) | 'actions'
- *   (key = action id), time_value, time_interval (minute, hour, day, week,
- *   month, year), operator, operator_value, event_filters, negation}`: the
- *   person performed the event (at least once, or a number of times compared
- *   by `operator` gte/gt/lte/lt/eq to `operator_value`) in the `time_value`
- *   `time_interval`s before now;
+ * - `{type: 'person', key, value, operator, negation}`: a person property filter;
+ * - `{type: 'behavioral', value, key, event_type: 'events' (key = event name,
+ *   the default) | 'actions' (key = action id), negation, ...}` where `value`
+ *   is one of PostHog's behaviors: `performed_event` (time_value,
+ *   time_interval or explicit_datetime; event_filters), `performed_event_multiple`
+ *   (the same with operator gte/gt/lte/lt/eq and operator_value),
+ *   `performed_event_first_time` (time_value, time_interval),
+ *   `stopped_performing_event` and `restarted_performing_event` (time_value,
+ *   time_interval and the more recent seq_time_value, seq_time_interval),
+ *   `performed_event_regularly` (operator, operator_value per time_value
+ *   time_interval period, in min_periods of the last total_periods) and
+ *   `performed_event_sequence` (then seq_event of seq_event_type within
+ *   seq_time_value seq_time_interval, both in time_value time_interval);
  * - `{type: 'cohort', value: cohortId, negation}`: the person is (not) in that cohort.
  * Only the structure is decoded here: each field is checked, with its path,
  * when the cohort is saved or read (see `parseCohortCriteria`).
@@ -27,6 +32,13 @@ export const CohortCriterion = Schema.Struct({
   operator_value: Schema.optional(Schema.Unknown),
   event_filters: Schema.optional(Schema.Unknown),
   explicit_datetime: Schema.optional(Schema.Unknown),
+  explicit_datetime_to: Schema.optional(Schema.Unknown),
+  seq_event: Schema.optional(Schema.Unknown),
+  seq_event_type: Schema.optional(Schema.Unknown),
+  seq_time_value: Schema.optional(Schema.Unknown),
+  seq_time_interval: Schema.optional(Schema.Unknown),
+  min_periods: Schema.optional(Schema.Unknown),
+  total_periods: Schema.optional(Schema.Unknown),
 })
 export type CohortCriterion = typeof CohortCriterion.Type
 
@@ -50,7 +62,7 @@ export const Cohort = Schema.Struct({
   projectId: Schema.Int,
   name: Schema.NullOr(Schema.String),
   description: Schema.String,
-  /** PostHog's legacy `groups`: stored and echoed, never evaluated. */
+  /** PostHog's legacy `groups`: the criteria when `filters` has none (see `legacyGroupsCriteria`). */
   groups: Schema.Array(JsonObject),
   filters: CohortFilters,
   isStatic: Schema.Boolean,
@@ -71,7 +83,7 @@ const CohortFields = {
   name: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.check(Schema.isMaxLength(400))))),
   /** Default ''. */
   description: Schema.optional(Schema.String.pipe(Schema.check(Schema.isMaxLength(1000)))),
-  /** Legacy criteria, echoed only. Default none. */
+  /** Legacy criteria, evaluated when `filters` has none, as PostHog's `Cohort.properties`. Default none. */
   groups: Schema.optional(Schema.Array(JsonObject)),
   /** Default `{properties: {type: 'AND', values: []}}`, which every person of the project meets. */
   filters: Schema.optional(CohortFilters),

@@ -124,7 +124,7 @@ export function cohortsService(ctx: EngineContext) {
       const filters = c.filters ?? NO_CRITERIA
       const id = await write(projectId, 'create cohort', async (trx) => {
         const project = await findProject(trx, projectId)
-        await checkCohortDefinition({ ...ctx, db: trx }, project.id, 0, isStatic, filters)
+        await checkCohortDefinition({ ...ctx, db: trx }, project.id, 0, isStatic, filters, c.groups ?? [])
         const row = await trx
           .insertInto('cohorts')
           .values({
@@ -162,7 +162,10 @@ export function cohortsService(ctx: EngineContext) {
         const isStatic = patch.isStatic ?? row.is_static
         refuseListForDynamic(isStatic, patch)
         const filters = patch.filters ?? decodeOrThrow(CohortFilters, row.filters, 'stored cohort')
-        if (patch.filters !== undefined || patch.isStatic !== undefined) await checkCohortDefinition({ ...ctx, db: trx }, project.id, row.id, isStatic, filters)
+        const groups = patch.groups ?? decodeOrThrow(Cohort.fields.groups, row.groups, 'stored cohort')
+        if (patch.filters !== undefined || patch.groups !== undefined || patch.isStatic !== undefined) {
+          await checkCohortDefinition({ ...ctx, db: trx }, project.id, row.id, isStatic, filters, groups)
+        }
         const before = await snapshot(trx, row)
         await trx
           .updateTable('cohorts')

@@ -9,7 +9,7 @@ export const Cohort = Schema.Struct({
   id: Schema.Int,
   name: Schema.NullOr(Schema.String),
   description: Schema.String,
-  groups: Schema.Array(FreeForm).annotate({ description: 'Legacy criteria: stored and echoed, never evaluated (use `filters`).' }),
+  groups: Schema.Array(FreeForm).annotate({ description: 'Legacy criteria, evaluated as PostHog converts them when `filters` has no criterion.' }),
   deleted: Schema.Boolean,
   filters: FreeForm.annotate({ description: '`{properties: {type: AND|OR, values: [...]}}` of person, behavioral and cohort criteria.' }),
   query: Schema.Null,

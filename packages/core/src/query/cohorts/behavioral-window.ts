@@ -23,3 +23,9 @@ export function windowStart(now: Date, value: number, unit: WindowUnit): Date {
   start.setUTCFullYear(year, month, Math.min(now.getUTCDate(), lastDay))
   return start
 }
+
+/** PostHog's `INTERVAL_TO_SECONDS`: months as 30 days, years as 365; for comparing two spans only. */
+const SECONDS: Readonly<Record<WindowUnit, number>> = { minute: 60, hour: 3600, day: 86_400, week: 604_800, month: 2_592_000, year: 31_536_000 }
+
+/** A span in PostHog's seconds (`relative_date_to_seconds`). */
+export const secondsOf = (span: { readonly value: number; readonly unit: WindowUnit }): number => span.value * SECONDS[span.unit]

@@ -1,12 +1,10 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import { ValidationError } from '../../errors.js'
 import type { SqlHooks } from '../../storage.js'
-import { dateToMicros, formatTimestamp } from '../../time/timestamp.js'
-import { compileActionCondition } from '../actions/compile-action.js'
 import { compilePropertyFilters, type PropertyFilterSources } from '../filters/compile-property-filters.js'
-import type { PropertyCondition, PropertyFilters, PropertyGroup } from '../filters/property-filters.js'
-import { windowStart } from './behavioral-window.js'
+import { below, performers, type BehaviorCompiling } from './behavior-sql.js'
 import type { CohortNode } from './cohort-criteria.js'
+import { hasPendingNegation } from './pending-negation.js'
 import type { CohortCatalog } from './load-cohorts.js'
 
 /** Where a cohort's membership is asked from. */
@@ -20,7 +18,6 @@ export interface CohortScope {
 }
 
 type Bool = Expression<SqlBool>
-type Path = ReadonlyArray<string | number>
 interface Compiling {
   readonly catalog: CohortCatalog
   readonly scope: CohortScope
@@ -65,7 +62,11 @@ export function cohortFilterSource(catalog: CohortCatalog, scope: CohortScope): 
 const inCohort = (uuid: Expression<unknown>, cohortId: number, c: Compiling): Bool =>
   sql<SqlBool>`coalesce((${uuid} in (${members(cohortId, c)})), false)`
 
-/** A query of one column, `person_uuid`: the cohort's persons. A cohort missing from the catalog has none. */
+/**
+ * A query of one column, `person_uuid`: the cohort's persons. A cohort
+ * missing from the catalog has none; so has one whose negations are not
+ * paired with a positive criterion (PostHog fails to calculate it).
+ */
 function members(cohortId: number, c: Compiling): RawBuilder<unknown> {
   const def = c.catalog.cohorts.get(cohortId)
   const n = c.next++
@@ -75,9 +76,11 @@ function members(cohortId: number, c: Compiling): RawBuilder<unknown> {
     return sql`select ${cp}.person_uuid as person_uuid from cohort_people as ${cp} where ${cp}.project_id = ${projectId} and ${cp}.cohort_id = ${cohortId}`
   }
   const p = sql.raw(`p${n}`)
-  const where = def?.criteria ? criteria(def.criteria, sql.raw(`p${n}`), c) : FALSE
+  const where = def?.criteria && !hasPendingNegation(def.criteria) ? criteria(def.criteria, sql.raw(`p${n}`), c) : FALSE
   return sql`select ${p}.uuid as person_uuid from persons as ${p} where ${p}.project_id = ${projectId} and ${where}`
 }
+
+const not = (condition: Bool): Bool => sql<SqlBool>`(not ${condition})`
 
 function criteria(node: CohortNode, person: RawBuilder<unknown>, c: Compiling): Bool {
   switch (node.kind) {
@@ -85,62 +88,17 @@ function criteria(node: CohortNode, person: RawBuilder<unknown>, c: Compiling): 
       return join(node.values.map((v) => criteria(v, person, c)), node.type === 'AND' ? 'and' : 'or')
     case 'person': {
       const sources: PropertyFilterSources = { event: sql`null`, person: sql`${person}.properties`, hooks: c.scope.hooks }
-      return below(node.path, 2, () => compilePropertyFilters([node.filter], sources))
+      const matches = sql<SqlBool>`coalesce(${below(node.path, 2, () => compilePropertyFilters([node.filter], sources))}, false)`
+      return node.negated ? not(matches) : matches
     }
     case 'cohort': {
       const member = inCohort(sql`${person}.uuid`, node.cohortId, c)
-      return node.negated ? sql<SqlBool>`(not ${member})` : member
+      return node.negated ? not(member) : member
     }
     case 'behavioral': {
-      const member = sql<SqlBool>`coalesce((${person}.uuid in (${performers(node, c)})), false)`
-      return node.negated ? sql<SqlBool>`(not ${member})` : member
+      const compiling: BehaviorCompiling = { catalog: c.catalog, scope: c.scope, alias: () => c.next++, inCohort: (uuid, id) => inCohort(uuid, id, c) }
+      const member = sql<SqlBool>`coalesce((${person}.uuid in (${performers(node, compiling)})), false)`
+      return node.negated ? not(member) : member
     }
   }
-}
-
-/** The persons who performed the criterion's event a number of times in its window (at least once, as PostHog's). */
-function performers(node: Extract<CohortNode, { kind: 'behavioral' }>, c: Compiling): RawBuilder<unknown> {
-  const n = c.next++
-  const [e, pdi, pp] = [sql.raw(`ce${n}`), sql.raw(`cpdi${n}`), sql.raw(`cpp${n}`)]
-  const action = node.entity.type === 'actions' ? c.catalog.actions.get(node.entity.actionId) : undefined
-  const filters = [...(action?.steps ?? []).map((s) => s.properties), node.eventFilters]
-  const withPerson = filters.some((f) => f !== null && readsPerson(f))
-  const sources = {
-    event: sql`${e}.properties`,
-    eventName: sql<string>`${e}.event`,
-    elementsChain: sql<string>`${e}.elements_chain`,
-    ...(withPerson ? { person: sql`${pp}.properties` } : {}),
-    cohort: (id: number) => inCohort(sql`${pdi}.person_uuid`, id, c),
-    hooks: c.scope.hooks,
-  }
-  const parts: Bool[] = []
-  if (node.entity.type === 'events') parts.push(sql<SqlBool>`${e}.event = ${node.entity.event}`)
-  else parts.push(action ? below([...node.path, 'key'], 0, () => compileActionCondition(action, sources)) : FALSE)
-  const eventFilters = node.eventFilters
-  if (eventFilters) parts.push(below([...node.path, 'event_filters'], 1, () => compilePropertyFilters(eventFilters, sources)))
-  const from = formatTimestamp(dateToMicros(windowStart(c.scope.now, node.window.value, node.window.unit)))
-  const to = formatTimestamp(dateToMicros(c.scope.now))
-  const personJoin = withPerson ? sql`left join persons as ${pp} on ${pp}.project_id = ${e}.project_id and ${pp}.uuid = ${pdi}.person_uuid` : sql``
-  return sql`select ${pdi}.person_uuid from events as ${e}
-    inner join person_distinct_ids as ${pdi} on ${pdi}.project_id = ${e}.project_id and ${pdi}.distinct_id = ${e}.distinct_id ${personJoin}
-    where ${e}.project_id = ${c.scope.projectId} and ${e}.timestamp > cast(${from} as timestamptz) and ${e}.timestamp < cast(${to} as timestamptz) and ${join(parts, 'and')}
-    group by ${pdi}.person_uuid having count(*) ${sql.raw(node.comparison)} ${node.count}`
-}
-
-/** Runs `compile`, reporting a `ValidationError`'s paths below `prefix`, without their first `drop` segments. */
-function below<T>(prefix: Path, drop: number, compile: () => T): T {
-  try {
-    return compile()
-  } catch (error) {
-    if (!(error instanceof ValidationError)) throw error
-    throw new ValidationError(
-      error.issues.map((i) => ({ path: [...prefix, ...i.path.slice(drop)], message: i.message })),
-      { cause: error, context: 'invalid cohort filters' },
-    )
-  }
-}
-
-function readsPerson(filters: PropertyFilters): boolean {
-  const visit = (f: PropertyGroup | PropertyCondition): boolean => ('values' in f ? f.values.some(visit) : f.type === 'person')
-  return Array.isArray(filters) ? filters.some(visit) : visit(filters as PropertyGroup)
 }

@@ -1,11 +1,15 @@
+import { Schema } from 'effect'
 import type { EngineContext } from '../../context.js'
 import { runStorage } from '../../db/run.js'
 import { ValidationError } from '../../errors.js'
 import type { ActionDefinition } from '../../model/action.js'
 import { CohortFilters } from '../../model/cohort.js'
+import { JsonObject } from '../../model/insight.js'
 import { decodeOrThrow } from '../../util/decode.js'
 import { readActions } from '../actions/load-actions.js'
-import { criteriaReferences, parseCohortCriteria, type CohortNode } from './cohort-criteria.js'
+import type { WeekStartDay } from '../dates/interval.js'
+import { criteriaReferences, type CohortNode } from './cohort-criteria.js'
+import { definitionCriteria } from './legacy-groups.js'
 import { cohortIdsIn } from './cohort-ids.js'
 
 /** What a query needs of a cohort. */
@@ -20,6 +24,9 @@ export interface CohortDefinition {
 /** The cohorts a query reads, those they name in turn, and the actions their criteria name. */
 export interface CohortCatalog {
   readonly projectId: number
+  /** The project's zone and week start, which explicit datetimes of behavioral criteria are read in. */
+  readonly timeZone: string
+  readonly weekStartDay: WeekStartDay
   readonly cohorts: ReadonlyMap<number, CohortDefinition>
   readonly actions: ReadonlyMap<number, ActionDefinition>
 }
@@ -68,20 +75,25 @@ export async function buildCatalog(
     for (const def of cohorts.values()) pending.push(...dependencies(def, actions).filter((id) => !tried.has(id)))
   }
   checkLoops([...overrides.keys(), ...ids], cohorts, actions, loopPath)
-  return { projectId, cohorts, actions }
+  const project = Number.isSafeInteger(projectId)
+    ? await runStorage('read project zone', () => ctx.db.selectFrom('projects').select(['timezone', 'week_start_day']).where('id', '=', projectId).executeTakeFirst())
+    : undefined
+  return { projectId, timeZone: project?.timezone ?? 'UTC', weekStartDay: project?.week_start_day === 1 ? 1 : 0, cohorts, actions }
 }
 
 async function readCohorts(ctx: EngineContext, projectId: number, ids: ReadonlyArray<number>): Promise<CohortDefinition[]> {
   const wanted = ids.filter((id) => Number.isInteger(id) && id >= 1 && id <= MAX_ID)
   if (wanted.length === 0 || !Number.isSafeInteger(projectId)) return []
   const rows = await runStorage('read cohorts', () =>
-    ctx.db.selectFrom('cohorts').select(['id', 'name', 'is_static', 'filters']).where('project_id', '=', projectId).where('id', 'in', wanted).execute(),
+    ctx.db.selectFrom('cohorts').select(['id', 'name', 'is_static', 'filters', 'groups']).where('project_id', '=', projectId).where('id', 'in', wanted).execute(),
   )
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
     isStatic: r.is_static,
-    criteria: r.is_static ? null : parseCohortCriteria(decodeOrThrow(CohortFilters, r.filters, `stored cohort ${r.id}`, ['filters'])),
+    criteria: r.is_static
+      ? null
+      : definitionCriteria(decodeOrThrow(CohortFilters, r.filters, `stored cohort ${r.id}`, ['filters']), decodeOrThrow(Schema.Array(JsonObject), r.groups, `stored cohort ${r.id}`, ['groups'])),
   }))
 }
 

@@ -1,0 +1,171 @@
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
+import { ValidationError } from '../../errors.js'
+import { dateToMicros, formatTimestamp } from '../../time/timestamp.js'
+import { compileActionCondition } from '../actions/compile-action.js'
+import { dateProblem, relativeDateParse } from '../dates/relative-date-parse.js'
+import { instantOf, zonedFromInstant } from '../dates/wall-clock.js'
+import { compilePropertyFilters } from '../filters/compile-property-filters.js'
+import type { PropertyCondition, PropertyFilters, PropertyGroup } from '../filters/property-filters.js'
+import type { BehavioralNode, Behavior, CohortEntity, CountComparison, RelativeSpan } from './behavioral-criterion.js'
+import { windowStart } from './behavioral-window.js'
+import type { CohortScope } from './cohort-membership.js'
+import type { CohortCatalog } from './load-cohorts.js'
+
+type Bool = Expression<SqlBool>
+type Path = ReadonlyArray<string | number>
+type Ts = RawBuilder<unknown>
+
+/** What compiling a behavioral criterion needs of the cohort compiler. */
+export interface BehaviorCompiling {
+  readonly catalog: CohortCatalog
+  readonly scope: CohortScope
+  /** A number no other alias of the query uses. */
+  alias(): number
+  /** `uuid IN (members of cohortId)`, never null: `cohort` filters among the event filters. */
+  inCohort(uuid: Expression<unknown>, cohortId: number): Bool
+}
+
+const FALSE: Bool = sql<SqlBool>`false`
+const MICROS: Readonly<Record<'minute' | 'hour' | 'day' | 'week', number>> = { minute: 60e6, hour: 3600e6, day: 86_400e6, week: 604_800e6 }
+const and = (parts: ReadonlyArray<Bool>): Bool => (parts.length === 1 ? parts[0]! : sql<SqlBool>`(${sql.join(parts, sql` and `)})`)
+/** An instant as a bound timestamptz parameter. */
+const atMicros = (micros: number): Ts => sql`cast(${formatTimestamp(micros)} as timestamptz)`
+const at = (d: Date): Ts => atMicros(dateToMicros(d))
+/** `sum(case when cond then 1 else 0 end)`: PostHog's `countIf`. */
+const countIf = (cond: Bool): RawBuilder<number> => sql<number>`sum(case when ${cond} then 1 else 0 end)`
+
+/**
+ * A query of one column, `person_uuid`: the persons whose events meet the
+ * criterion's behavior (see `Behavior`), `now` being `scope.now`. Persons
+ * without a matching event in the span the behavior reads never meet it, as
+ * in PostHog's query, which holds only persons with events.
+ */
+export function performers(node: BehavioralNode, c: BehaviorCompiling): RawBuilder<unknown> {
+  const b = node.behavior
+  const now = c.scope.now
+  const W = (span: RelativeSpan, times = 1): Date => windowStart(now, span.value * times, span.unit)
+  const rows = (bounds: (ts: Ts) => Bool[], entity: CohortEntity = node.entity, filters = node.eventFilters) => eventRows(entity, filters, node.path, c, bounds)
+  const n = c.alias()
+  const r = sql.raw(`cb${n}`)
+  const ts = sql`${r}.ts`
+  const grouped = (from: RawBuilder<unknown>, having: Bool) => sql`select ${r}.person_uuid from (${from}) as ${r} group by ${r}.person_uuid having ${having}`
+  switch (b.type) {
+    case 'count': {
+      const since = 'explicit' in b.since ? atMicros(explicitSince(b.since.explicit, node.path, c)) : at(W(b.since))
+      return grouped(rows((t) => [sql<SqlBool>`${t} > ${since}`, sql<SqlBool>`${t} < ${at(now)}`]), compare(sql`count(*)`, b.comparison, b.count))
+    }
+    case 'first_time':
+      // Every matching event ever: the first of them is in [now - span, now).
+      return grouped(rows(() => []), sql<SqlBool>`min(${ts}) >= ${at(W(b.span))} and min(${ts}) < ${at(now)}`)
+    case 'stopped': {
+      const [from, recent] = [at(W(b.span)), at(W(b.recent))]
+      return grouped(
+        rows((t) => [sql<SqlBool>`${t} > ${from}`, sql<SqlBool>`${t} <= ${at(now)}`]),
+        sql<SqlBool>`${countIf(sql`${ts} <= ${recent}`)} > 0 and ${countIf(sql`${ts} > ${recent}`)} = 0`,
+      )
+    }
+    case 'restarted': {
+      const [from, recent] = [at(W(b.span)), at(W(b.recent))]
+      return grouped(
+        rows((t) => [sql<SqlBool>`${t} <= ${at(now)}`]),
+        sql<SqlBool>`${countIf(sql`${ts} <= ${from}`)} > 0 and ${countIf(sql`${ts} > ${from} and ${ts} <= ${recent}`)} = 0 and ${countIf(sql`${ts} > ${recent}`)} > 0`,
+      )
+    }
+    case 'regularly': {
+      const periods = Array.from({ length: b.totalPeriods }, (_, p) => {
+        const inPeriod = sql<SqlBool>`${ts} > ${at(W(b.span, p + 1))} and ${ts} <= ${at(W(b.span, p))}`
+        return sql`(case when ${compare(countIf(inPeriod), b.comparison, b.count)} then 1 else 0 end)`
+      })
+      return grouped(
+        rows((t) => [sql<SqlBool>`${t} > ${at(W(b.span, b.totalPeriods))}`, sql<SqlBool>`${t} <= ${at(now)}`]),
+        sql<SqlBool>`(${sql.join(periods, sql` + `)}) >= ${b.minPeriods}`,
+      )
+    }
+    case 'sequence':
+      return sequence(b, rows, c, n, now, W(b.span))
+  }
+}
+
+/**
+ * An event of the criterion at `a` and one of `then` at `b`, `a < b <= a +
+ * within`, both in `(from, now]`: PostHog's window over the person's events
+ * ordered by time (the earliest later `then` event within reach of each
+ * event), events at one instant never in sequence.
+ */
+function sequence(
+  b: Extract<Behavior, { type: 'sequence' }>,
+  rows: (bounds: (ts: Ts) => Bool[], entity?: CohortEntity, filters?: PropertyFilters | null) => RawBuilder<unknown>,
+  c: BehaviorCompiling,
+  n: number,
+  now: Date,
+  from: Date,
+): RawBuilder<unknown> {
+  const bounds = (t: Ts): Bool[] => [sql<SqlBool>`${t} > ${at(from)}`, sql<SqlBool>`${t} <= ${at(now)}`]
+  const [x, y] = [sql.raw(`cx${n}`), sql.raw(`cy${n}`)]
+  const reach = b.within.value * MICROS[b.within.unit as keyof typeof MICROS]
+  const micros = (t: Ts) => c.scope.hooks.epochMicros(t)
+  return sql`select ${x}.person_uuid from (${rows(bounds)}) as ${x}
+    inner join (${rows(bounds, b.then, null)}) as ${y} on ${y}.person_uuid = ${x}.person_uuid and ${y}.ts > ${x}.ts
+      and ${micros(sql`${y}.ts`)} <= ${micros(sql`${x}.ts`)} + cast(${reach} as bigint)
+    group by ${x}.person_uuid`
+}
+
+/** `value comparison count`, the count a bound parameter. */
+const compare = (value: Expression<unknown>, comparison: CountComparison, count: number): Bool => sql<SqlBool>`${value} ${sql.raw(comparison)} ${count}`
+
+/** PostHog's `relative_date_parse(explicit_datetime, team zone)`: an instant in epoch microseconds, resolved against `scope.now`. */
+function explicitSince(text: string, path: Path, c: BehaviorCompiling): number {
+  const { timeZone, weekStartDay } = c.catalog
+  const parsed = relativeDateParse(text, { timeZone, now: zonedFromInstant(timeZone, c.scope.now.getTime()), weekStartDay, alwaysTruncate: false })
+  if (!parsed) {
+    throw new ValidationError([{ path: [...path, 'explicit_datetime'], message: dateProblem(text, 'an ISO 8601 date such as 2024-01-31, or a relative date such as -30d') }], { context: 'invalid cohort filters' })
+  }
+  return instantOf(timeZone, parsed.time)
+}
+
+/**
+ * `select person_uuid, ts` of the project's events matching `entity` and
+ * `eventFilters`, within `bounds` of their timestamp; events of no person
+ * left out.
+ */
+function eventRows(entity: CohortEntity, eventFilters: PropertyFilters | null, path: Path, c: BehaviorCompiling, bounds: (ts: Ts) => Bool[]): RawBuilder<unknown> {
+  const n = c.alias()
+  const [e, pdi, pp] = [sql.raw(`ce${n}`), sql.raw(`cpdi${n}`), sql.raw(`cpp${n}`)]
+  const action = entity.type === 'actions' ? c.catalog.actions.get(entity.actionId) : undefined
+  const filters = [...(action?.steps ?? []).map((s) => s.properties), eventFilters]
+  const withPerson = filters.some((f) => f !== null && readsPerson(f))
+  const sources = {
+    event: sql`${e}.properties`,
+    eventName: sql<string>`${e}.event`,
+    elementsChain: sql<string>`${e}.elements_chain`,
+    ...(withPerson ? { person: sql`${pp}.properties` } : {}),
+    cohort: (id: number) => c.inCohort(sql`${pdi}.person_uuid`, id),
+    hooks: c.scope.hooks,
+  }
+  const parts: Bool[] = [sql<SqlBool>`${e}.project_id = ${c.scope.projectId}`, ...bounds(sql`${e}.timestamp`)]
+  if (entity.type === 'events') parts.push(sql<SqlBool>`${e}.event = ${entity.event}`)
+  else parts.push(action ? below([...path, 'key'], 0, () => compileActionCondition(action, sources)) : FALSE)
+  if (eventFilters) parts.push(below([...path, 'event_filters'], 1, () => compilePropertyFilters(eventFilters, sources)))
+  const personJoin = withPerson ? sql`left join persons as ${pp} on ${pp}.project_id = ${e}.project_id and ${pp}.uuid = ${pdi}.person_uuid` : sql``
+  return sql`select ${pdi}.person_uuid as person_uuid, ${e}.timestamp as ts from events as ${e}
+    inner join person_distinct_ids as ${pdi} on ${pdi}.project_id = ${e}.project_id and ${pdi}.distinct_id = ${e}.distinct_id ${personJoin}
+    where ${and(parts)}`
+}
+
+/** Runs `compile`, reporting a `ValidationError`'s paths below `prefix`, without their first `drop` segments. */
+export function below<T>(prefix: Path, drop: number, compile: () => T): T {
+  try {
+    return compile()
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error
+    throw new ValidationError(
+      error.issues.map((i) => ({ path: [...prefix, ...i.path.slice(drop)], message: i.message })),
+      { cause: error, context: 'invalid cohort filters' },
+    )
+  }
+}
+
+function readsPerson(filters: PropertyFilters): boolean {
+  const visit = (f: PropertyGroup | PropertyCondition): boolean => ('values' in f ? f.values.some(visit) : f.type === 'person')
+  return Array.isArray(filters) ? filters.some(visit) : visit(filters as PropertyGroup)
+}

@@ -1,0 +1,174 @@
+import { ValidationError } from '../../errors.js'
+import type { CohortCriterion } from '../../model/cohort.js'
+import { decodeOrThrow } from '../../util/decode.js'
+import { parseAbsoluteDate } from '../dates/absolute-date.js'
+import { parseRelativeDate } from '../dates/relative-date.js'
+import { PropertyFilters } from '../filters/property-filters.js'
+import { secondsOf, type WindowUnit } from './behavioral-window.js'
+
+type Path = ReadonlyArray<string | number>
+
+/** How a criterion compares a number of events (PostHog's `get_count_operator`). */
+export type CountComparison = '>=' | '>' | '<=' | '<' | '='
+
+/** An event name, or an action by id. */
+export type CohortEntity = { readonly type: 'events'; readonly event: string } | { readonly type: 'actions'; readonly actionId: number }
+
+/** `time_value time_interval`: a span ending now. */
+export interface RelativeSpan {
+  readonly value: number
+  readonly unit: WindowUnit
+}
+
+/**
+ * What a behavioral criterion asks of the person's matching events, as
+ * PostHog's ClickHouse cohort query (`enterprise_cohort_query.py`) computes
+ * it, W(span) being `now - span`:
+ * - `count`: `performed_event` / `performed_event_multiple`, the events with
+ *   `since < timestamp < now` (`since` is W(span), or the explicit datetime)
+ *   number `comparison count` (at least one, for `performed_event`);
+ * - `first_time`: the first event ever is in `[W(span), now)`;
+ * - `stopped`: some in `(W(span), W(recent)]`, none in `(W(recent), now]`;
+ * - `restarted`: some at or before W(span), none in `(W(span), W(recent)]`,
+ *   some in `(W(recent), now]`;
+ * - `regularly`: in at least `minPeriods` of the periods
+ *   `(W(span * (p + 1)), W(span * p)]`, p < `totalPeriods`, the events
+ *   number `comparison count`;
+ * - `sequence`: an event at `a` and an event of `then` at `b` with
+ *   `a < b <= a + within`, both in `(W(span), now]`.
+ */
+export type Behavior =
+  | { readonly type: 'count'; readonly since: RelativeSpan | { readonly explicit: string }; readonly comparison: CountComparison; readonly count: number }
+  | { readonly type: 'first_time'; readonly span: RelativeSpan }
+  | { readonly type: 'stopped' | 'restarted'; readonly span: RelativeSpan; readonly recent: RelativeSpan }
+  | { readonly type: 'regularly'; readonly span: RelativeSpan; readonly comparison: CountComparison; readonly count: number; readonly minPeriods: number; readonly totalPeriods: number }
+  | { readonly type: 'sequence'; readonly span: RelativeSpan; readonly then: CohortEntity; readonly within: RelativeSpan }
+
+export interface BehavioralNode {
+  readonly kind: 'behavioral'
+  readonly negated: boolean
+  readonly entity: CohortEntity
+  readonly behavior: Behavior
+  readonly eventFilters: PropertyFilters | null
+  readonly path: Path
+}
+
+const COMPARISONS: Readonly<Record<string, CountComparison>> = { gte: '>=', gt: '>', lte: '<=', lt: '<', eq: '=', exact: '=' }
+const BEHAVIORS = [
+  'performed_event',
+  'performed_event_multiple',
+  'performed_event_first_time',
+  'performed_event_sequence',
+  'performed_event_regularly',
+  'stopped_performing_event',
+  'restarted_performing_event',
+]
+/** The behaviors whose events PostHog's query filters by `event_filters` and bounds by `explicit_datetime`. */
+const COUNTED = ['performed_event', 'performed_event_multiple']
+const INTERVALS: ReadonlyArray<string> = ['minute', 'hour', 'day', 'week', 'month', 'year']
+/** Bounds a window and a count to what a timestamp and a 64-bit count can hold. */
+export const MAX_COUNT = 1_000_000
+/** Each period is a term of the compiled condition: bounded so the SQL stays small. */
+export const MAX_PERIODS = 400
+
+const fail = (path: Path, message: string): never => {
+  throw new ValidationError([{ path, message }], { context: 'invalid cohort filters' })
+}
+
+const given = (v: unknown): boolean => v !== undefined && v !== null && v !== ''
+
+/**
+ * Checks a behavioral criterion field by field and returns it as a node.
+ * Throws `ValidationError` at the failing field: behaviors PostHog does not
+ * have; missing or non-positive numbers (PostHog's
+ * `parse_and_validate_positive_integer`); intervals other than minute to
+ * year; `seq_time_value seq_time_interval` longer than `time_value
+ * time_interval` for stopped and restarted (PostHog's "seq_date must be more
+ * recent than date", months as 30 days and years as 365); `min_periods` above
+ * `total_periods`; and fields PostHog's query does not read for the behavior
+ * given (`event_filters` and `explicit_datetime` outside performed_event and
+ * performed_event_multiple, `explicit_datetime_to` anywhere), refused rather
+ * than ignored.
+ */
+export function parseBehavioral(c: CohortCriterion, negated: boolean, path: Path): BehavioralNode {
+  const at = (field: string): Path => [...path, field]
+  const behavior = c.value
+  if (typeof behavior !== 'string' || !BEHAVIORS.includes(behavior)) fail(at('value'), `behavioral criteria are one of ${BEHAVIORS.join(', ')}; got ${JSON.stringify(behavior)}`)
+  const counted = COUNTED.includes(behavior as string)
+  for (const field of ['event_filters', 'explicit_datetime'] as const) {
+    const v = c[field]
+    const empty = !given(v) || (Array.isArray(v) && v.length === 0)
+    if (!counted && !empty) fail(at(field), `PostHog's cohort query reads ${field} only for performed_event and performed_event_multiple`)
+  }
+  if (given(c.explicit_datetime_to)) fail(at('explicit_datetime_to'), "explicit_datetime_to is not read by PostHog's ClickHouse cohort query, which Sightline follows: the window ends now")
+  const entity = parseEntity(c.event_type, c.key, at('event_type'), at('key'), 'key')
+  const eventFilters = !counted || !given(c.event_filters) ? null : decodeOrThrow(PropertyFilters, c.event_filters, 'invalid cohort filters', at('event_filters'))
+  const node = (b: Behavior): BehavioralNode => ({ kind: 'behavioral', negated, entity, behavior: b, eventFilters, path })
+  switch (behavior) {
+    case 'performed_event':
+    case 'performed_event_multiple': {
+      const multiple = behavior === 'performed_event_multiple'
+      const since = given(c.explicit_datetime) ? { explicit: explicitDatetime(c.explicit_datetime, at('explicit_datetime')) } : span(c.time_value, c.time_interval, path, 'time')
+      return node({ type: 'count', since, comparison: multiple ? comparison(c.operator, at('operator')) : '>=', count: multiple ? positive(c.operator_value, at('operator_value')) : 1 })
+    }
+    case 'performed_event_first_time':
+      return node({ type: 'first_time', span: span(c.time_value, c.time_interval, path, 'time') })
+    case 'stopped_performing_event':
+    case 'restarted_performing_event': {
+      const whole = span(c.time_value, c.time_interval, path, 'time')
+      const recent = span(c.seq_time_value, c.seq_time_interval, path, 'seq_time')
+      if (secondsOf(recent) > secondsOf(whole)) fail(at('seq_time_value'), 'seq_date must be more recent than date')
+      return node({ type: behavior === 'stopped_performing_event' ? 'stopped' : 'restarted', span: whole, recent })
+    }
+    case 'performed_event_regularly': {
+      const minPeriods = positive(c.min_periods, at('min_periods'))
+      const totalPeriods = positive(c.total_periods, at('total_periods'))
+      if (totalPeriods > MAX_PERIODS) fail(at('total_periods'), `total_periods is at most ${MAX_PERIODS}`)
+      if (minPeriods > totalPeriods) fail(at('min_periods'), `min_periods (${minPeriods}) cannot be greater than total_periods (${totalPeriods})`)
+      const s = span(c.time_value, c.time_interval, path, 'time')
+      if (s.value * totalPeriods > MAX_COUNT) fail(at('total_periods'), `time_value times total_periods is at most ${MAX_COUNT}`)
+      return node({ type: 'regularly', span: s, comparison: comparison(c.operator, at('operator')), count: positive(c.operator_value, at('operator_value')), minPeriods, totalPeriods })
+    }
+    default: {
+      const then = parseEntity(c.seq_event_type ?? 'events', c.seq_event, at('seq_event_type'), at('seq_event'), 'seq_event')
+      const within = span(c.seq_time_value, c.seq_time_interval, path, 'seq_time')
+      // A month or a year after each event is calendar arithmetic per row, which no dialect hook offers yet.
+      if (within.unit === 'month' || within.unit === 'year') fail(at('seq_time_interval'), 'a sequence window is minute, hour, day or week')
+      return node({ type: 'sequence', span: span(c.time_value, c.time_interval, path, 'time'), then, within })
+    }
+  }
+}
+
+function parseEntity(type: unknown, key: unknown, typePath: Path, keyPath: Path, keyName: string): CohortEntity {
+  const eventType = type ?? 'events'
+  if (eventType === 'actions') return { type: 'actions', actionId: positive(key, keyPath, 'an action id') }
+  if (eventType !== 'events') fail(typePath, `the event type is events or actions, not ${JSON.stringify(eventType)}`)
+  if (typeof key === 'string' && key !== '') return { type: 'events', event: key }
+  return fail(keyPath, `a behavioral criterion needs the event name as ${keyName}`)
+}
+
+function span(value: unknown, unit: unknown, path: Path, prefix: 'time' | 'seq_time'): RelativeSpan {
+  const n = positive(value, [...path, `${prefix}_value`])
+  if (typeof unit !== 'string' || !INTERVALS.includes(unit)) fail([...path, `${prefix}_interval`], `${prefix}_interval is one of ${INTERVALS.join(', ')}; got ${JSON.stringify(unit)}`)
+  return { value: n, unit: unit as WindowUnit }
+}
+
+function comparison(operator: unknown, path: Path): CountComparison {
+  const op = operator ?? 'eq'
+  return (typeof op === 'string' && Object.hasOwn(COMPARISONS, op) ? COMPARISONS[op] : undefined) ?? fail(path, `operator is gte, gt, lte, lt or eq, not ${JSON.stringify(op)}`)
+}
+
+/** PostHog's `relative_date_parse` input: an absolute date or a relative one (`-30d`); resolved in the project's zone when compiled. */
+function explicitDatetime(v: unknown, path: Path): string {
+  const text = typeof v === 'string' ? v.trim() : ''
+  if (text.length > 64 || (parseAbsoluteDate(text) === null && parseRelativeDate(text) === null)) {
+    fail(path, `cannot read ${JSON.stringify(v)}; use an ISO 8601 date such as 2024-01-31, or a relative date such as -30d`)
+  }
+  return text
+}
+
+/** A positive integer, given as a number or its digits (PostHog's `parse_and_validate_positive_integer`). */
+export function positive(v: unknown, path: Path, what = 'a positive integer'): number {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d{1,15}\s*$/.test(v) ? Number(v) : Number.NaN
+  return Number.isInteger(n) && n >= 1 && n <= MAX_COUNT ? n : fail(path, `expected ${what} (1 to ${MAX_COUNT}), got ${JSON.stringify(v)}`)
+}
