@@ -28,6 +28,7 @@ export default defineConfig({
       { extends: true, test: { name: 'core', include: ['packages/core/test/**/*.test.ts'] } },
       { extends: true, test: { name: 'storage-duckdb', include: ['packages/storage-duckdb/test/**/*.test.ts'] } },
       { extends: true, test: { name: 'storage-postgres', include: ['packages/storage-postgres/test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'storage-clickhouse', include: ['packages/storage-clickhouse/test/**/*.test.ts'] } },
       { extends: true, test: { name: 'demo', include: ['packages/demo/test/**/*.test.ts'] } },
       { extends: true, test: { name: 'http-adapter', include: ['packages/http-adapter/test/**/*.test.ts'] } },
       { extends: true, test: { name: 'ui', include: ['packages/ui/test/**/*.test.ts'], globalSetup: ['packages/ui/test/bundle-setup.ts'] } },

@@ -1,0 +1,54 @@
+import { sql, type Kysely, type Migration, type RawBuilder } from 'kysely'
+import { MATERIALIZED_PROPERTIES } from '@sightline/core/storage'
+import { ClickHouseQueryCompiler } from './dialect/clickhouse-query-compiler.js'
+import type { ClickHouseExecutor } from './dialect/clickhouse-executor.js'
+import { jsonTextOf } from './clickhouse-sql-hooks.js'
+
+/** How a migration reaches ClickHouse: the executor of the connection it runs on. */
+export type ExecutorOf = (db: Kysely<any>) => Promise<ClickHouseExecutor>
+
+/** A raw statement compiled with ClickHouse's compiler, whichever dialect the Kysely instance has. */
+export const compileForClickHouse = (statement: RawBuilder<unknown>) =>
+  new ClickHouseQueryCompiler().compileQuery(statement.toOperationNode(), { queryId: 'clickhouse-ddl' })
+// Keys of MATERIALIZED_PROPERTIES are core's constants, compiled as escaped literals (DDL takes no parameters).
+const materialized = MATERIALIZED_PROPERTIES.map(
+  ({ key, column }) => sql`${sql.id(column)} Nullable(String) DEFAULT ${jsonTextOf(sql.ref('properties'), sql.lit(key))}`,
+)
+
+/**
+ * Events as PostHog keeps them: a MergeTree ordered for per-person scans
+ * (project, day, a hash of the distinct id, time), partitioned by month.
+ * ReplacingMergeTree on the sorting key, which ends with the uuid: two
+ * writers that stored one event twice leave one row after merges (core drops
+ * known uuids before writing; this is the net for concurrent servers). The
+ * hot properties' columns are DEFAULT expressions, so ClickHouse computes
+ * them from `properties` at insert with `jsonText`'s own spelling.
+ */
+const EVENTS = sql`create table if not exists events (
+  uuid UUID,
+  project_id Int32,
+  event String,
+  distinct_id String,
+  timestamp DateTime64(6, 'UTC'),
+  properties String,
+  group_0 String, group_1 String, group_2 String, group_3 String, group_4 String,
+  session_id Nullable(String),
+  inserted_at DateTime64(6, 'UTC'),
+  elements_chain String,
+  person_id Nullable(UUID),
+  ${sql.join(materialized)}
+) engine = ReplacingMergeTree
+partition by toYYYYMM(timestamp)
+order by (project_id, toDate(timestamp), cityHash64(distinct_id), timestamp, uuid)`
+
+/** The adapter's ClickHouse schema. Idempotent DDL: ClickHouse has no transactions to roll a half-run migration back. */
+export function clickhouseMigrations(executorOf: ExecutorOf): Record<string, Migration> {
+  return {
+    clickhouse_0001_events: {
+      async up(db) {
+        const compiled = compileForClickHouse(EVENTS)
+        await (await executorOf(db)).command(compiled.sql, {})
+      },
+    },
+  }
+}

@@ -1,0 +1,91 @@
+import type { Kysely } from 'kysely'
+import type { EventRow, SightlineDatabase, StorageAdapter, StorageDriver } from '@sightline/core/storage'
+import { clickhouseSqlHooks } from './clickhouse-sql-hooks.js'
+import { clickhouseMigrations } from './clickhouse-migrations.js'
+import { insertEvents, removeEvents } from './insert-events.js'
+import { chdbExecutor } from './dialect/chdb-executor.js'
+import { clientExecutor } from './dialect/client-executor.js'
+import type { ChdbSession, ClickHouseClient } from './dialect/clickhouse-dialect-config.js'
+import type { ClickHouseExecutor } from './dialect/clickhouse-executor.js'
+import { dualHooks } from './companion/dual-hooks.js'
+import { RoutingDialect } from './companion/routing-dialect.js'
+import type { EventWriter, RoutingConnection } from './companion/routing-connection.js'
+
+/** Where ClickHouse runs: chDB in this process (a data directory, or a session the host opened) or a server. */
+export type ClickHouseTarget =
+  | { readonly path: string }
+  | { readonly session: ChdbSession }
+  | { readonly client: ClickHouseClient }
+
+/** Options of `clickhouseStorage`. */
+export type ClickHouseStorageOptions = ClickHouseTarget & {
+  /**
+   * The transactional store of everything but events: organizations,
+   * projects, persons, definitions, plugins, insights, dashboards, keys
+   * (PostHog keeps these in Postgres). Any Sightline storage, e.g.
+   * `duckdbStorage({ path })` or `postgresStorage({ pglite })`; opened and
+   * closed with this one.
+   */
+  readonly companion: StorageAdapter
+}
+
+/** What the adapter needs of a chDB session it opened itself. */
+interface OwnedSession extends ChdbSession {
+  close(): void
+}
+
+/**
+ * Sightline with its events on ClickHouse (chDB or a server, peer
+ * dependencies `chdb` and `@clickhouse/client`) and everything transactional
+ * on a companion store. Reads of events run on ClickHouse; writes, DDL of
+ * core and every other table run on the companion. See README.md.
+ */
+export function clickhouseStorage(options: ClickHouseStorageOptions): StorageAdapter {
+  const { companion } = options
+  // Several processes can write one server; a chDB data directory belongs to one process.
+  const multiProcess = 'client' in options
+  return {
+    name: 'clickhouse',
+    capabilities: { ...companion.capabilities, multiProcess: multiProcess && companion.capabilities.multiProcess },
+    sql: dualHooks(clickhouseSqlHooks, companion.sql),
+    async open(): Promise<StorageDriver> {
+      let owned: OwnedSession | undefined
+      let executor: ClickHouseExecutor
+      if ('client' in options) executor = clientExecutor(options.client)
+      else if ('session' in options) executor = chdbExecutor(options.session)
+      else {
+        const { Session } = await import('chdb')
+        owned = new Session(options.path) as unknown as OwnedSession
+        executor = chdbExecutor(owned)
+      }
+      let inner: StorageDriver
+      try {
+        inner = await companion.open()
+      } catch (error) {
+        owned?.close()
+        throw error
+      }
+      const events: EventWriter = { write: (ex, rows) => insertEvents(ex, rows, multiProcess), remove: removeEvents }
+      const executorOf = (db: Kysely<any>) => db.getExecutor().provideConnection(async (c) => (c as RoutingConnection).executor)
+      let closed = false
+      return {
+        dialect: new RoutingDialect(inner.dialect, executor, events),
+        migrations: { ...inner.migrations, ...clickhouseMigrations(executorOf) },
+        ...(inner.schema !== undefined && { schema: inner.schema }),
+        insertEvents: (db: Kysely<SightlineDatabase>, rows: ReadonlyArray<EventRow>) =>
+          rows.length === 0 ? Promise.resolve(0) : db.getExecutor().provideConnection((c) => (c as RoutingConnection).insertEvents(rows)),
+        isWriteConflict: (error: unknown) => inner.isWriteConflict(error),
+        ...(inner.afterMigrations && { afterMigrations: (db: Kysely<SightlineDatabase>) => inner.afterMigrations!(db) }),
+        async close() {
+          if (closed) return
+          closed = true
+          try {
+            await inner.close()
+          } finally {
+            owned?.close()
+          }
+        },
+      }
+    },
+  }
+}

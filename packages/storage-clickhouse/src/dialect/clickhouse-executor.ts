@@ -1,0 +1,22 @@
+/** A result as ClickHouse's `JSONCompact` format gives it: column names and types, then rows of values. */
+export interface CompactResult {
+  readonly meta: ReadonlyArray<{ readonly name: string; readonly type: string }>
+  readonly data: ReadonlyArray<ReadonlyArray<unknown>>
+}
+
+/**
+ * What the dialect needs of a ClickHouse driver: the one seam between the
+ * dialect and chDB or `@clickhouse/client` (`chdb-executor.ts`,
+ * `client-executor.ts`). Parameters are bound by ClickHouse itself
+ * (`{p1:String}` in the SQL, values by name).
+ */
+export interface ClickHouseExecutor {
+  /** Runs a statement that returns rows. */
+  query(sql: string, params: Readonly<Record<string, unknown>>): Promise<CompactResult>
+  /** Runs a statement whose result is not read (DDL, INSERT ... SELECT). */
+  command(sql: string, params: Readonly<Record<string, unknown>>): Promise<void>
+  /** Inserts rows, each an object of `columns` with values as ClickHouse's JSON input reads them, into `table`. Resolves to the rows sent. */
+  insertRows(table: string, columns: ReadonlyArray<string>, rows: ReadonlyArray<Readonly<Record<string, unknown>>>): Promise<number>
+  /** Releases what the executor opened itself (never a session or client the host passed). Safe to call twice. */
+  close(): Promise<void>
+}

@@ -1,0 +1,102 @@
+import { DefaultQueryCompiler, OperatorNode } from 'kysely'
+import type { BinaryOperationNode, OperationNode, RawNode, ValueNode } from 'kysely'
+import { toClickHouseParameter, toTimeParameter, type ClickHouseParameter } from './clickhouse-parameter.js'
+
+// Postgres's regex operators find a match anywhere, as ClickHouse's match() (RE2) does; `(?i)` makes it case-insensitive.
+const REGEX_OPERATORS: Readonly<Record<string, { negated: boolean; flags: string }>> = {
+  '~': { negated: false, flags: '' },
+  '~*': { negated: false, flags: '(?i)' },
+  '!~': { negated: true, flags: '' },
+  '!~*': { negated: true, flags: '(?i)' },
+}
+
+// Postgres type names core writes in raw casts that ClickHouse lacks or reads otherwise (its TIMESTAMP is DateTime, whole seconds).
+// The others core writes (text, varchar, bigint, integer, double precision, boolean, uuid, date) are ClickHouse aliases.
+const RAW_CASTS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\bas\s+timestamptz\b/gi, "as DateTime64(6, 'UTC')"],
+  [/\bas\s+float8\b/gi, 'as Float64'],
+]
+
+/**
+ * Compiles Kysely's query tree to ClickHouse SQL. Values are bound as
+ * ClickHouse query parameters, `{p1:String}`, typed by
+ * `toClickHouseParameter`; the parameter list holds the values as the driver
+ * sends them. Only what ClickHouse spells differently from Kysely's default is
+ * overridden.
+ */
+export class ClickHouseQueryCompiler extends DefaultQueryCompiler {
+  /**
+   * `timeColumns`: columns of type DateTime64 that queries compare with ISO
+   * 8601 texts. ClickHouse reads a text compared with a key column with its
+   * strict parser (`2026-01-01T00:00:00Z` fails), so a text compared with one
+   * of these columns is bound as `DateTime64(6, 'UTC')` instead of `String`.
+   */
+  constructor(private readonly timeColumns: ReadonlySet<string> = new Set()) {
+    super()
+  }
+
+  protected override appendValue(value: unknown): void {
+    this.#appendParameter(toClickHouseParameter(value))
+  }
+
+  #appendParameter(parameter: ClickHouseParameter): void {
+    this.addParameter(parameter.value)
+    this.append(`{p${this.numParameters}:${parameter.type}}`)
+  }
+
+  // ClickHouse reads backslash escapes inside quoted identifiers and string literals: both are escaped.
+  protected override sanitizeIdentifier(identifier: string): string {
+    return identifier.replaceAll('\\', '\\\\').replaceAll('"', '\\"')
+  }
+
+  protected override sanitizeStringLiteral(value: string): string {
+    return value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")
+  }
+
+  /**
+   * Raw SQL is core's text (user values are its parameters): a cast to a
+   * Postgres type ClickHouse lacks is spelled as ClickHouse's type. An
+   * interim until core states those casts through a dialect hook.
+   */
+  protected override visitRaw(node: RawNode): void {
+    const sqlFragments = node.sqlFragments.map((fragment) => RAW_CASTS.reduce((text, [pattern, type]) => text.replace(pattern, type), fragment))
+    super.visitRaw({ ...node, sqlFragments })
+  }
+
+  protected override visitBinaryOperation(node: BinaryOperationNode): void {
+    const regex = OperatorNode.is(node.operator) ? REGEX_OPERATORS[node.operator.operator] : undefined
+    if (regex) {
+      this.append(regex.negated ? '(not match(' : 'match(')
+      this.visitNode(node.leftOperand)
+      this.append(', ')
+      if (regex.flags) this.append(`concat('${regex.flags}', `)
+      this.visitNode(node.rightOperand)
+      if (regex.flags) this.append(')')
+      this.append(regex.negated ? '))' : ')')
+      return
+    }
+    const leftTime = this.#isTimeText(node.rightOperand, node.leftOperand)
+    const rightTime = this.#isTimeText(node.leftOperand, node.rightOperand)
+    if (!leftTime && !rightTime) {
+      super.visitBinaryOperation(node)
+      return
+    }
+    this.#operand(node.leftOperand, leftTime)
+    this.append(' ')
+    this.visitNode(node.operator)
+    this.append(' ')
+    this.#operand(node.rightOperand, rightTime)
+  }
+
+  #operand(node: OperationNode, asTime: boolean): void {
+    if (asTime) this.#appendParameter(toTimeParameter((node as ValueNode).value as string))
+    else this.visitNode(node)
+  }
+
+  /** True when `value` is a bound text and `other` a reference to one of `timeColumns`. */
+  #isTimeText(other: OperationNode, value: OperationNode): boolean {
+    if (value.kind !== 'ValueNode' || (value as ValueNode).immediate || typeof (value as ValueNode).value !== 'string') return false
+    const column = other.kind === 'ReferenceNode' ? (other as unknown as { column: OperationNode }).column : other
+    return column.kind === 'ColumnNode' && this.timeColumns.has((column as unknown as { column: { name: string } }).column.name)
+  }
+}

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Kysely, sql, type Expression } from 'kysely'
+import { ClickHouseDialect, clickhouseSqlHooks as h } from '@sightline/storage-clickhouse'
+import { openChdb } from './open-chdb.js'
+
+// Each hook evaluated on chDB; the expected values are the contract's (packages/core/src/storage.ts), worked out by hand.
+describe('clickhouseSqlHooks on chDB', () => {
+  let chdb: ReturnType<typeof openChdb>
+  let db: Kysely<any>
+  beforeAll(() => {
+    chdb = openChdb()
+    db = new Kysely({ dialect: new ClickHouseDialect({ session: chdb.session }) })
+  })
+  afterAll(async () => {
+    await db.destroy()
+    await chdb.close()
+  })
+
+  const value = async (e: Expression<unknown>) => (await sql<{ v: unknown }>`select ${e} as v`.execute(db)).rows[0]!.v
+  const text = (s: string | null) => sql<string | null>`${s === null ? sql`cast(null as Nullable(String))` : sql`${s}`}`
+
+  it('jsonText: strings unquoted, other scalars as JSON, null for a missing key or JSON null', async () => {
+    const doc = JSON.stringify({ s: 'x', n: 12, b: true, z: null, o: { k: [1, 'two'] }, '': 'empty', '$browser': 'Firefox', q: "it's" })
+    const at = (key: string) => value(h.jsonText(sql`${doc}`, key))
+    expect(await at('s')).toBe('x')
+    expect(await at('n')).toBe('12')
+    expect(await at('b')).toBe('true')
+    expect(await at('z')).toBeNull()
+    expect(await at('missing')).toBeNull()
+    expect(await at('o')).toBe('{"k":[1,"two"]}')
+    expect(await at('')).toBe('empty')
+    expect(await at('$browser')).toBe('Firefox')
+    expect(await at('q')).toBe("it's")
+  })
+
+  it('regexMatch finds a match anywhere and is null for null', async () => {
+    expect(await value(h.regexMatch(text('abc'), 'b'))).toBe(1)
+    expect(await value(h.regexMatch(text('abc'), '^b'))).toBe(0)
+    expect(await value(h.regexMatch(text(null), 'b'))).toBeNull()
+  })
+
+  it('textToDouble reads only SQL_NUMBER_PATTERN texts within the magnitude bounds', async () => {
+    const cases: Array<[string | null, number | null]> = [
+      ['1e5', 100000], ['-2.5', -2.5], ['.5', 0.5], ['1.', 1], ['0', 0], ['-0.0e-3', -0],
+      [' 1', null], ['+1', null], ['1e400', null], ['1e-400', null], ['Infinity', null], ['NaN', null], ['0x10', null], ['1e1000', null], [null, null],
+    ]
+    for (const [input, expected] of cases) expect(await value(h.textToDouble(text(input))), String(input)).toBe(expected)
+  })
+
+  it('textToTimestamp reads SQL_TIMESTAMP_PATTERN texts naming real dates', async () => {
+    const us = async (s: string) => value(sql`toUnixTimestamp64Micro(${h.textToTimestamp(text(s))})`)
+    expect(await us('2026-02-28T10:00:00.123456Z')).toBe(Date.UTC(2026, 1, 28, 10) * 1000 + 123456)
+    expect(await us('2026-02-28 10:00')).toBe(Date.UTC(2026, 1, 28, 10) * 1000)
+    expect(await us('2026-02-28')).toBe(Date.UTC(2026, 1, 28) * 1000)
+    for (const bad of ['2026-02-30', '2026-13-01', '2026-02-28T10:00:00+01:00', 'yesterday', '26-02-28']) expect(await us(bad), bad).toBeNull()
+  })
+
+  it('textInList is true for a listed text, false for another, null for null', async () => {
+    expect(await value(h.textInList(text('b'), ['a', "b'"]))).toBe(0)
+    expect(await value(h.textInList(text("b'"), ['a', "b'"]))).toBe(1)
+    expect(await value(h.textInList(text(null), ['a']))).toBeNull()
+  })
+
+  it('epochMicros and intDiv', async () => {
+    expect(await value(h.epochMicros(sql`toDateTime64('1970-01-01 00:00:01.000002', 6, 'UTC')`))).toBe(1_000_002)
+    expect(await value(h.intDiv(sql`toInt64(7)`, sql`toInt64(2)`))).toBe(3)
+  })
+
+  it('quantileCont interpolates at (n - 1) * q and is null over no values', async () => {
+    // [1, 2, 3, 10] at q = 0.5: position 1.5, halfway between 2 and 3.
+    const q = (p: number, rows: string) => sql<{ v: number | null }>`select ${h.quantileCont(sql`x`, p)} as v from (select arrayJoin(${sql.raw(rows)}) as x)`.execute(db)
+    expect((await q(0.5, '[1, 2, 3, 10]')).rows[0]!.v).toBe(2.5)
+    expect((await q(0.9, '[1, 2, 3, 10]')).rows[0]!.v).toBeCloseTo(7.9, 10) // position 2.7: 3 + 0.7 * 7
+    expect((await q(0.5, 'CAST([], \'Array(Float64)\')')).rows[0]!.v).toBeNull()
+    expect(() => h.quantileCont(sql`x`, 1.5)).toThrow(RangeError)
+  })
+
+  it('regexReplace replaces every match with the text taken literally', async () => {
+    expect(await value(h.regexReplace(text('a.b.c'), '[.]', '/'))).toBe('a/b/c')
+    expect(await value(h.regexReplace(text('a.b'), '[.]', '\\'))).toBe('a\\b')
+    expect(await value(h.regexReplace(text('/p/123/x/45'), '[0-9]+', ':id'))).toBe('/p/:id/x/:id')
+    expect(await value(h.regexReplace(text(null), 'a', 'b'))).toBeNull()
+  })
+
+  it('binaryText orders by bytes', async () => {
+    const { rows } = await sql<{ v: string }>`select arrayJoin(['b', 'B', 'é', 'a']) as v order by ${h.binaryText(sql`v`)}`.execute(db)
+    expect(rows.map((r) => r.v)).toEqual(['B', 'a', 'b', 'é'])
+  })
+})

@@ -1,0 +1,4 @@
+import { runStorageConformance } from './conformance/storage-conformance.js'
+import { clickhouseTarget } from './targets/clickhouse.js'
+
+runStorageConformance(clickhouseTarget)
