@@ -290,6 +290,9 @@ export function cohortBehaviorCases(target: ConformanceTarget): void {
         expect(await x.members({ groups: [{ event_id: '$pageview', days: 3 }, { days: 3 }] })).toEqual(['p1', 'p2', 'p3', 'p4'])
         // Criteria in filters win over groups.
         expect(await x.members({ groups: [{ event_id: '$pageview' }], filters: and({ type: 'person', key: 'abra', operator: 'is_set' }) })).toEqual(['p3'])
+        // A static cohort's groups are never read: they are kept as sent, its persons are the listed ones.
+        const fixed = await s.cohorts.create(x.projectId, { isStatic: true, groups: [{ event_id: '$pageview', days: 'soon' }], distinctIds: ['p4'] } as never)
+        expect([fixed.count, fixed.groups]).toEqual([1, [{ event_id: '$pageview', days: 'soon' }]])
         // Groups are checked when saved, at their own fields.
         for (const [groups, attr] of [
           [[{ event_id: '$pageview', days: 'soon' }], 'groups__0__days'],

@@ -4,7 +4,7 @@ import { ValidationError } from '../../errors.js'
 import type { CohortFilters } from '../../model/cohort.js'
 import type { JsonObject } from '../../model/insight.js'
 import { readActions } from '../actions/load-actions.js'
-import type { CohortNode } from './cohort-criteria.js'
+import { parseCohortCriteria, type CohortNode } from './cohort-criteria.js'
 import { cohortIdsIn } from './cohort-ids.js'
 import { cohortMembership } from './cohort-membership.js'
 import { definitionCriteria } from './legacy-groups.js'
@@ -17,8 +17,9 @@ const fail = (path: ReadonlyArray<string | number>, message: string): never => {
 /**
  * Checks a cohort's definition before it is saved as cohort `id` (0 for a new
  * one), throwing `ValidationError` at the failing path under `filters` (or
- * `groups`, when those are the criteria): what `definitionCriteria` refuses; cohorts that are not the project's; actions
- * that are not the project's or are deleted; references that make a loop
+ * `groups`, when those are the criteria): what `definitionCriteria` refuses;
+ * cohorts that are not the project's; actions that are not the project's or
+ * are deleted; references that make a loop
  * (PostHog's "Cohorts cannot reference other cohorts in a loop."); and what
  * the SQL compiler refuses (bad property filters).
  */
@@ -30,8 +31,12 @@ export async function checkCohortDefinition(
   filters: CohortFilters,
   groups: ReadonlyArray<JsonObject>,
 ): Promise<void> {
+  if (isStatic) {
+    // A static cohort's persons are stored: its groups are never read, as PostHog's.
+    parseCohortCriteria(filters)
+    return
+  }
   const criteria = definitionCriteria(filters, groups)
-  if (isStatic) return
   const definition = { id, name: null, isStatic, criteria }
   const catalog = await buildCatalog(ctx, projectId, [], new Map([[id, definition]]), ['filters'])
   const actionIds = collect(criteria).flatMap((n) => (n.kind === 'behavioral' ? [n.entity, ...(n.behavior.type === 'sequence' ? [n.behavior.then] : [])] : []))
