@@ -139,6 +139,29 @@ export function actionCohortCases(target: ConformanceTarget): void {
       expect(live.serverErrors).toEqual([])
     })
 
+    test('cohorts: every behavior, negations and legacy groups as PostHog clients send them', async () => {
+      const { a } = live
+      await live.sightline.capture(a.project.id, [{ event: 'signup', distinctId: 'g1', timestamp: '2026-01-14T12:00:00Z', properties: { $set: { email: 'g1@x.io' } } }])
+      const sequence = { type: 'behavioral', value: 'performed_event_sequence', key: 'signup', event_type: 'events', time_value: 30, time_interval: 'day', seq_event: 'purchase', seq_event_type: 'events', seq_time_value: 1, seq_time_interval: 'week' }
+      const stopped = { type: 'behavioral', value: 'stopped_performing_event', key: 'signup', event_type: 'events', time_value: 2, time_interval: 'week', seq_time_value: 1, seq_time_interval: 'week', negation: true }
+      const filters = { properties: { type: 'AND', values: [{ type: 'person', key: 'email', operator: 'is_set' }, sequence, stopped] } }
+      const created = await live.call('POST', `${cohorts}/`, { body: { name: 'Sequenced', filters } })
+      expect([created.status, created.body.filters], created.text).toEqual([201, filters])
+      // A negation alone: PostHog cannot calculate it, the cohort holds no one.
+      const lone = await live.call('POST', `${cohorts}/`, { body: { filters: { properties: { type: 'AND', values: [{ ...sequence, negation: true }] } } } })
+      expect([lone.status, lone.body.count]).toEqual([201, 0])
+      // An older client's groups: a property without a type is a person property.
+      const legacy = await live.call('POST', `${cohorts}/`, { body: { name: 'Legacy', groups: [{ properties: [{ key: 'email', value: 'g1@x.io' }] }] } })
+      expect([legacy.status, legacy.body.count, legacy.body.groups]).toEqual([201, 1, [{ properties: [{ key: 'email', value: 'g1@x.io' }] }]])
+      const v = { type: 'validation_error', code: 'invalid_input' }
+      expect(await refused('POST', `${cohorts}/`, { filters: { properties: { type: 'AND', values: [{ ...sequence, explicit_datetime_to: '-1d' }] } } })).toMatchObject({
+        ...v,
+        attr: 'filters__properties__values__0__explicit_datetime_to',
+      })
+      expect(await refused('POST', `${cohorts}/`, { groups: [{ event_id: 'signup', days: 'soon' }] })).toMatchObject({ ...v, attr: 'groups__0__days' })
+      expect(live.serverErrors).toEqual([])
+    })
+
     test("another project's action or cohort is not found", async () => {
       const { sightline, a, b } = live
       const action = await sightline.actions.create(a.project.id, { name: 'Mine' })
