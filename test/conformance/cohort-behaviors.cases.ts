@@ -65,8 +65,12 @@ export function cohortBehaviorCases(target: ConformanceTarget): void {
 
         // test_performed_event_first_time: first pageview in the last week. W(1 week) = 22 Feb 12:00.
         // p1's first is 20 days ago (before W): no; p2's only one is 4 days ago (in [W, now)): yes.
-        let x = await example(s, org, people('p1', 'p2'), [ev('p1', '$pageview', 20 * DAY), ev('p1', '$pageview', 4 * DAY), ev('p2', '$pageview', 4 * DAY)])
+        // p3's only one is 10 days ago: not in the week either.
+        let x = await example(s, org, people('p1', 'p2', 'p3'), [ev('p1', '$pageview', 20 * DAY), ev('p1', '$pageview', 4 * DAY), ev('p2', '$pageview', 4 * DAY), ev('p3', '$pageview', 10 * DAY)])
         expect(await x.members(and(pageview({ value: 'performed_event_first_time', time_value: 1, time_interval: 'week' })))).toEqual(['p2'])
+        // PostHog reads time_value with Python's int(): 1.9 weeks is 1 week, so p3 (10 days, inside 1.9 weeks = 13.3 days) is still out; '+1' is 1 too.
+        expect(await x.members(and(pageview({ value: 'performed_event_first_time', time_value: 1.9, time_interval: 'week' })))).toEqual(['p2'])
+        expect(await x.members(and(pageview({ value: 'performed_event_first_time', time_value: '+1', time_interval: 'week' })))).toEqual(['p2'])
 
         // test_stopped_performing_event: did it in (W(2 weeks), W(1 week)] and not in (W(1 week), now].
         // p1: 10 days ago is in (14 days, 7 days] ago, nothing since: yes. p2: 3 days ago is in the recent part: no.

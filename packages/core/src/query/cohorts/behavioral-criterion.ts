@@ -109,7 +109,7 @@ export function parseBehavioral(c: CohortCriterion, negated: boolean, path: Path
     case 'performed_event_multiple': {
       const multiple = behavior === 'performed_event_multiple'
       const since = given(c.explicit_datetime) ? { explicit: explicitDatetime(c.explicit_datetime, at('explicit_datetime')) } : span(c.time_value, c.time_interval, path, 'time')
-      return node({ type: 'count', since, comparison: multiple ? comparison(c.operator, at('operator')) : '>=', count: multiple ? positive(c.operator_value, at('operator_value')) : 1 })
+      return node({ type: 'count', since, comparison: multiple ? comparison(c.operator, at('operator')) : '>=', count: multiple ? countOf(c.operator_value, at('operator_value')) : 1 })
     }
     case 'performed_event_first_time':
       return node({ type: 'first_time', span: span(c.time_value, c.time_interval, path, 'time') })
@@ -121,13 +121,13 @@ export function parseBehavioral(c: CohortCriterion, negated: boolean, path: Path
       return node({ type: behavior === 'stopped_performing_event' ? 'stopped' : 'restarted', span: whole, recent })
     }
     case 'performed_event_regularly': {
-      const minPeriods = positive(c.min_periods, at('min_periods'))
-      const totalPeriods = positive(c.total_periods, at('total_periods'))
+      const minPeriods = countOf(c.min_periods, at('min_periods'))
+      const totalPeriods = countOf(c.total_periods, at('total_periods'))
       if (totalPeriods > MAX_PERIODS) fail(at('total_periods'), `total_periods is at most ${MAX_PERIODS}`)
       if (minPeriods > totalPeriods) fail(at('min_periods'), `min_periods (${minPeriods}) cannot be greater than total_periods (${totalPeriods})`)
       const s = span(c.time_value, c.time_interval, path, 'time')
       if (s.value * totalPeriods > MAX_COUNT) fail(at('total_periods'), `time_value times total_periods is at most ${MAX_COUNT}`)
-      return node({ type: 'regularly', span: s, comparison: comparison(c.operator, at('operator')), count: positive(c.operator_value, at('operator_value')), minPeriods, totalPeriods })
+      return node({ type: 'regularly', span: s, comparison: comparison(c.operator, at('operator')), count: countOf(c.operator_value, at('operator_value')), minPeriods, totalPeriods })
     }
     default: {
       const then = parseEntity(c.seq_event_type ?? 'events', c.seq_event, at('seq_event_type'), at('seq_event'), 'seq_event')
@@ -148,7 +148,7 @@ function parseEntity(type: unknown, key: unknown, typePath: Path, keyPath: Path,
 }
 
 function span(value: unknown, unit: unknown, path: Path, prefix: 'time' | 'seq_time'): RelativeSpan {
-  const n = positive(value, [...path, `${prefix}_value`])
+  const n = countOf(value, [...path, `${prefix}_value`])
   if (typeof unit !== 'string' || !INTERVALS.includes(unit)) fail([...path, `${prefix}_interval`], `${prefix}_interval is one of ${INTERVALS.join(', ')}; got ${JSON.stringify(unit)}`)
   return { value: n, unit: unit as WindowUnit }
 }
@@ -167,8 +167,16 @@ function explicitDatetime(v: unknown, path: Path): string {
   return text
 }
 
-/** A positive integer, given as a number or its digits (PostHog's `parse_and_validate_positive_integer`). */
+/**
+ * PostHog's `parse_and_validate_positive_integer`: Python's `int()` of the
+ * value (a number truncated, a boolean as 0 or 1, digits), at least 1.
+ */
+export function countOf(v: unknown, path: Path): number {
+  return positive(typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : typeof v === 'boolean' ? Number(v) : v, path)
+}
+
+/** A positive integer, given as a number or its digits. */
 export function positive(v: unknown, path: Path, what = 'a positive integer'): number {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d{1,15}\s*$/.test(v) ? Number(v) : Number.NaN
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\+?\d{1,15}\s*$/.test(v) ? Number(v) : Number.NaN
   return Number.isInteger(n) && n >= 1 && n <= MAX_COUNT ? n : fail(path, `expected ${what} (1 to ${MAX_COUNT}), got ${JSON.stringify(v)}`)
 }

@@ -1,7 +1,7 @@
 import { ValidationError } from '../../errors.js'
 import { CohortCriteriaGroup, CohortCriterion, type CohortFilters } from '../../model/cohort.js'
 import { decodeOrThrow } from '../../util/decode.js'
-import { positive } from './behavioral-criterion.js'
+import { countOf, positive } from './behavioral-criterion.js'
 import { parseCohortCriteria, parseCriteriaGroup, parseCriterion, type CohortNode } from './cohort-criteria.js'
 
 type Path = ReadonlyArray<string | number>
@@ -83,7 +83,7 @@ function fromEntity(g: Json, at: Path): CohortNode {
     event_type: isAction ? 'actions' : 'events',
     value: count > 0 ? 'performed_event_multiple' : 'performed_event',
     time_interval: 'day',
-    time_value: positive(truthy(g.days) ? g.days : 365, [...at, 'days']),
+    time_value: countOf(truthy(g.days) ? g.days : 365, [...at, 'days']),
     // PostHog's get_count_operator reads a missing operator as equality.
     operator: g.count_operator ?? 'eq',
     operator_value: count,
