@@ -182,6 +182,10 @@ function eventRow(e, projectId, insertedAt) {
     group_4: '',
     session_id: typeof p.$session_id === 'string' ? p.$session_id : null,
     inserted_at: insertedAt,
+    // Capture stores '' when an event has no $elements_chain (the generator's never do).
+    elements_chain: '',
+    // Capture stores the distinct id's person; the floor has no persons, so it writes what a personless event gets.
+    person_id: null,
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { SightlineDatabase, StorageAdapter, StorageDriver } from './storage.js'
 import type { DefinitionsCache } from './ingest/definitions-cache.js'
+import type { OverrideSquasher } from './ingest/squash-person-overrides.js'
 import type { KeyedMutex } from './util/keyed-mutex.js'
 import type { QueryLimits } from './query/execution/query-limits.js'
 
@@ -25,6 +26,8 @@ export interface EngineContext {
   readonly knownProjects: Set<number>
   /** Definitions written recently by this engine (see DefinitionsCache). */
   readonly definitionsCache: DefinitionsCache
+  /** Folds person overrides into the events once captures have written enough of them. */
+  readonly overrideSquasher: OverrideSquasher
   /** The budgets every analysis is checked against before its work starts (option `queries`). */
   readonly limits: QueryLimits
   /** Throws `ClosedError` once the engine is closed. */

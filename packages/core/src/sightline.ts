@@ -5,6 +5,7 @@ import { rememberFailedSql, runStorage } from './db/run.js'
 import { ClosedError } from './errors.js'
 import { capture } from './ingest/capture.js'
 import { DefinitionsCache } from './ingest/definitions-cache.js'
+import { OverrideSquasher, SQUASH_THRESHOLD } from './ingest/squash-person-overrides.js'
 import type { CaptureInput, CaptureResult } from './model/capture-input.js'
 import { SightlineOptions } from './options.js'
 import { actionsService } from './services/actions.js'
@@ -103,6 +104,7 @@ export async function createSightline(options: SightlineOptions): Promise<Sightl
     writeLocks: new KeyedMutex(),
     knownProjects: new Set(),
     definitionsCache: new DefinitionsCache(),
+    overrideSquasher: new OverrideSquasher(SQUASH_THRESHOLD),
     limits: Object.freeze({ ...DEFAULT_QUERY_LIMITS, ...queries.limits }),
     assertOpen() {
       if (closed) throw new ClosedError()

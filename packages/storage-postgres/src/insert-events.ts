@@ -29,13 +29,14 @@ export async function insertEvents(db: Kysely<SightlineDatabase>, rows: Readonly
   for (const part of chunk(rows, ROWS_PER_STATEMENT)) {
     const col = <K extends keyof EventRow>(key: K) => part.map((r) => r[key])
     const result = await sql`
-      insert into events (uuid, project_id, event, distinct_id, timestamp, properties, group_0, group_1, group_2, group_3, group_4, session_id, inserted_at, elements_chain, ${MATERIALIZED})
+      insert into events (uuid, project_id, event, distinct_id, timestamp, properties, group_0, group_1, group_2, group_3, group_4, session_id, inserted_at, elements_chain, person_id, ${MATERIALIZED})
       select u.*, ${MATERIALIZED_VALUES} from unnest(
         ${col('uuid')}::uuid[], ${col('project_id')}::integer[], ${col('event')}::text[], ${col('distinct_id')}::text[],
         ${col('timestamp')}::timestamptz[], string_to_array(${part.map((r) => r.properties).join(SEPARATOR)}::text, chr(30))::jsonb[],
         ${col('group_0')}::text[], ${col('group_1')}::text[], ${col('group_2')}::text[], ${col('group_3')}::text[], ${col('group_4')}::text[],
-        ${col('session_id')}::text[], ${col('inserted_at')}::timestamptz[], ${col('elements_chain')}::text[]
-      ) as u (uuid, project_id, event, distinct_id, timestamp, properties, group_0, group_1, group_2, group_3, group_4, session_id, inserted_at, elements_chain)
+        ${col('session_id')}::text[], ${col('inserted_at')}::timestamptz[], ${col('elements_chain')}::text[],
+        ${col('person_id')}::uuid[]
+      ) as u (uuid, project_id, event, distinct_id, timestamp, properties, group_0, group_1, group_2, group_3, group_4, session_id, inserted_at, elements_chain, person_id)
       on conflict (project_id, uuid) do nothing`.execute(db)
     inserted += Number(result.numAffectedRows ?? 0n)
   }

@@ -373,5 +373,31 @@ export function coreMigrations(capabilities: StorageCapabilities, hooks: SqlHook
         await db.schema.alterTable('dashboard_tiles').addColumn('text_last_modified_by', 'integer').execute()
       },
     },
+    core_0010_persons_on_events: {
+      async up(db: Kysely<any>) {
+        // PostHog's persons-on-events: each event carries its person, so analyses need not join the
+        // distinct-id table; the few distinct ids whose person changes later are overridden at read.
+        await db.schema.alterTable('events').addColumn('person_id', 'uuid').execute()
+        await db.schema
+          .createTable('person_distinct_id_overrides')
+          .addColumn('project_id', 'integer', (c) => c.notNull())
+          .addColumn('distinct_id', 'text', (c) => c.notNull())
+          .addColumn('person_id', 'uuid', (c) => c.notNull())
+          .addPrimaryKeyConstraint('person_distinct_id_overrides_pk', ['project_id', 'distinct_id'])
+          .execute()
+        await db.schema
+          .createTable('personless_distinct_ids')
+          .addColumn('project_id', 'integer', (c) => c.notNull())
+          .addColumn('distinct_id', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('personless_distinct_ids_pk', ['project_id', 'distinct_id'])
+          .execute()
+        // The events stored before: each gets its distinct id's person as it is now, so nothing needs an
+        // override; those of distinct ids without a person are recorded as personless.
+        await sql`update events set person_id = pdi.person_uuid from person_distinct_ids as pdi
+          where pdi.project_id = events.project_id and pdi.distinct_id = events.distinct_id`.execute(db)
+        await sql`insert into personless_distinct_ids (project_id, distinct_id)
+          select distinct project_id, distinct_id from events where person_id is null`.execute(db)
+      },
+    },
   }
 }

@@ -14,6 +14,8 @@ export interface SightlineDatabase {
   personal_api_keys: PersonalApiKeysTable
   persons: PersonsTable
   person_distinct_ids: PersonDistinctIdsTable
+  person_distinct_id_overrides: PersonDistinctIdOverridesTable
+  personless_distinct_ids: PersonlessDistinctIdsTable
   group_types: GroupTypesTable
   groups: GroupsTable
   events: EventsTable
@@ -108,6 +110,28 @@ export interface PersonDistinctIdsTable {
   version: number
 }
 
+/**
+ * The distinct ids whose person changed after events were stored with another
+ * one in `events.person_id` (a merge moved them, or a personless distinct id
+ * got a person): PostHog's `person_distinct_id_overrides`. Small; emptied into
+ * `events.person_id` by `squashPersonOverrides`.
+ */
+export interface PersonDistinctIdOverridesTable {
+  project_id: number
+  distinct_id: string
+  person_id: string
+}
+
+/**
+ * Distinct ids with stored events but no person (`$process_person_profile:
+ * false`): PostHog's `posthog_personlessdistinctid`. When one gets a person,
+ * capture writes an override for it, since its events hold no person.
+ */
+export interface PersonlessDistinctIdsTable {
+  project_id: number
+  distinct_id: string
+}
+
 export interface GroupTypesTable {
   project_id: number
   group_type: string
@@ -142,6 +166,12 @@ export interface EventsTable {
   inserted_at: Timestamp
   /** PostHog's autocapture elements chain (`tag.class:attr="v";...`), '' when the event has none. */
   elements_chain: string
+  /**
+   * The person of `distinct_id` when the event was stored (PostHog's persons-on-events), null when
+   * the distinct id had none (a personless event). Read through `person_distinct_id_overrides`,
+   * which holds the distinct ids whose person changed since: see `PERSON_UUID`.
+   */
+  person_id: string | null
   /** The hot properties' text (see materialized-properties.ts), written by the storage from `properties`. */
   mp_current_url: string | null
   mp_pathname: string | null
@@ -388,6 +418,8 @@ export interface EventRow {
   readonly session_id: string | null
   readonly inserted_at: string
   readonly elements_chain: string
+  /** The distinct id's person once the whole batch is applied; null when it has none. */
+  readonly person_id: string | null
 }
 
 /** The columns of `EventRow`, in the order adapters write them. */
@@ -407,4 +439,5 @@ export const EVENT_COLUMNS = [
   'inserted_at',
   // Last: the column was added by a later migration, and DuckDB's Appender follows table order.
   'elements_chain',
+  'person_id',
 ] as const satisfies ReadonlyArray<keyof EventRow>

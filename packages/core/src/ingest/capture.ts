@@ -35,7 +35,7 @@ export async function capture(ctx: EngineContext, projectId: number, input: unkn
   if (prepared.length === 0) return { stored: 0, duplicates: 0, warnings: [] }
 
   const nowMs = Math.floor(now / 1000)
-  const { result, definitionsWritten } = await withWriteRetries(ctx, projectWrites(projectId), 'capture', () =>
+  const { result, definitionsWritten, overrides } = await withWriteRetries(ctx, projectWrites(projectId), 'capture', () =>
       ctx.db.transaction().execute(async (trx) => {
         const warnings: IngestionWarning[] = []
         const fresh = await dropDuplicates(trx, projectId, prepared)
@@ -46,12 +46,19 @@ export async function capture(ctx: EngineContext, projectId: number, input: unkn
         await persons.load(fresh.flatMap((e) => identityIds(e)))
         await groups.preload(fresh.filter((e) => e.event === '$groupidentify').map((e) => String(e.properties.$group_key ?? '')))
         const insertedAt = formatTimestamp(now)
-        const rows: EventRow[] = []
+        const kept: Array<{ event: PreparedEvent; groupKeys: string[]; elementsChain: string }> = []
         for (const event of fresh) {
           if (event.timestampInFuture) warnings.push({ index: event.index, type: 'event_timestamp_in_future', detail: 'timestamp more than 23 hours ahead: replaced by now' })
           const elementsChain = takeElementsChain(event.properties)
           const groupKeys = await processEvent(event, persons, groups, definitions, warnings)
-          if (!groupKeys) continue
+          if (groupKeys) kept.push({ event, groupKeys, elementsChain })
+        }
+        // Each event gets its distinct id's person as the whole batch leaves it, which queries would
+        // otherwise look up: merges later in the batch are already applied, so they need no override.
+        const rows: EventRow[] = []
+        for (const { event, groupKeys, elementsChain } of kept) {
+          const personId = persons.get(event.distinctId)?.uuid ?? null
+          if (personId === null) persons.markPersonless(event.distinctId)
           rows.push({
             uuid: event.uuid,
             project_id: projectId,
@@ -67,20 +74,22 @@ export async function capture(ctx: EngineContext, projectId: number, input: unkn
             session_id: typeof event.properties.$session_id === 'string' ? event.properties.$session_id : null,
             inserted_at: insertedAt,
             elements_chain: elementsChain,
+            person_id: personId,
           })
         }
-        await persons.flush()
+        const overrides = await persons.flush()
         await groups.flush()
         const definitionsWritten = await definitions.flush(trx, projectId, insertedAt, ctx.definitionsCache, nowMs)
         const stored = await ctx.driver.insertEvents(trx, rows)
         // Last, so cached insight results disappear in the same commit as the events that change them.
         if (span) await invalidateInsightCache(trx, projectId, span)
         const skipped = prepared.length - fresh.length + (rows.length - stored)
-        return { result: { stored, duplicates: skipped, warnings }, definitionsWritten }
+        return { result: { stored, duplicates: skipped, warnings }, definitionsWritten, overrides }
       }),
   )
   // Only now, after the commit: a rolled-back write must not be remembered as written.
   ctx.definitionsCache.remember(definitionsWritten, nowMs)
+  ctx.overrideSquasher.added(ctx, projectId, overrides)
   return result
 }
 

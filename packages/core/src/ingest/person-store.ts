@@ -47,6 +47,8 @@ export class PersonStore {
   readonly #mappingChanges = new Map<string, { isNew: boolean }>()
   /** Merges in the order they happened: `[source, target]` person uuids. */
   readonly #merges: Array<readonly [string, string]> = []
+  /** Distinct ids of personless events of this write (`markPersonless`). */
+  readonly #personless = new Set<string>()
 
   readonly #capabilities: StorageCapabilities
 
@@ -95,6 +97,15 @@ export class PersonStore {
         this.#byDistinctId.set(row.distinct_id, person)
       }
     }
+  }
+
+  /**
+   * Notes that an event of `distinctId` is stored without a person; if the
+   * distinct id still has none when the write ends, `flush` records it as
+   * personless, so that a person it gets later overrides those events.
+   */
+  markPersonless(distinctId: string): void {
+    this.#personless.add(distinctId)
   }
 
   /** The person of a loaded distinct id, if it has one. */
@@ -168,8 +179,12 @@ export class PersonStore {
     )
   }
 
-  /** Writes every change made since `load`. */
-  async flush(): Promise<void> {
+  /**
+   * Writes every change made since `load`. Resolves to about how many
+   * person overrides it wrote (one per merge, plus one per personless distinct
+   * id that got a person): what `OverrideSquasher` counts.
+   */
+  async flush(): Promise<number> {
     const db = this.#db
     const persons = new Set(this.#byDistinctId.values())
     const merged = this.#merges.map(([source]) => source)
@@ -185,6 +200,13 @@ export class PersonStore {
     }
     for (const part of chunk(merged, 500)) {
       const values = sql.join(part.map((source) => sql`(${source}, ${resolve(source)})`))
+      // Events stored for the merged-away person hold its uuid: their distinct ids read the target through overrides.
+      await sql`
+        insert into person_distinct_id_overrides (project_id, distinct_id, person_id)
+        select pdi.project_id, pdi.distinct_id, cast(m.target as uuid)
+        from person_distinct_ids as pdi inner join (values ${values}) as m(source, target) on pdi.person_uuid = cast(m.source as uuid)
+        where pdi.project_id = ${this.#projectId}
+        on conflict (project_id, distinct_id) do update set person_id = excluded.person_id`.execute(db)
       await sql`
         update person_distinct_ids set person_uuid = cast(m.target as uuid), version = version + 1
         from (values ${values}) as m(source, target)
@@ -231,6 +253,50 @@ export class PersonStore {
     }
     for (const part of chunk(newMappings, 1000)) {
       await db.insertInto('person_distinct_ids').values(part).execute()
+    }
+    const overridden = await this.#overridePersonless(newMappings)
+    await this.#recordPersonless()
+    return merged.length + overridden
+  }
+
+  /**
+   * Distinct ids that had personless events stored (their `person_id` is
+   * null) and now have a person: an override gives those events the person.
+   */
+  async #overridePersonless(mappings: ReadonlyArray<{ distinct_id: string; person_uuid: string }>): Promise<number> {
+    const db = this.#db
+    let written = 0
+    for (const part of chunk(mappings, IN_LIST)) {
+      const ids = part.map((m) => m.distinct_id)
+      const personless = await db
+        .selectFrom('personless_distinct_ids')
+        .select('distinct_id')
+        .where('project_id', '=', this.#projectId)
+        .where('distinct_id', 'in', ids)
+        .execute()
+      if (personless.length === 0) continue
+      const wanted = new Set(personless.map((r) => r.distinct_id))
+      const overrides = part.filter((m) => wanted.has(m.distinct_id)).map((m) => ({ project_id: this.#projectId, distinct_id: m.distinct_id, person_id: m.person_uuid }))
+      await db
+        .insertInto('person_distinct_id_overrides')
+        .values(overrides)
+        .onConflict((oc) => oc.columns(['project_id', 'distinct_id']).doUpdateSet({ person_id: (eb) => eb.ref('excluded.person_id') }))
+        .execute()
+      await db.deleteFrom('personless_distinct_ids').where('project_id', '=', this.#projectId).where('distinct_id', 'in', [...wanted]).execute()
+      written += overrides.length
+    }
+    return written
+  }
+
+  /** Remembers the distinct ids of this write's personless events that still have no person (`markPersonless`). */
+  async #recordPersonless(): Promise<void> {
+    const ids = [...this.#personless].filter((id) => !this.#byDistinctId.has(id))
+    for (const part of chunk(ids, IN_LIST)) {
+      await this.#db
+        .insertInto('personless_distinct_ids')
+        .values(part.map((distinct_id) => ({ project_id: this.#projectId, distinct_id })))
+        .onConflict((oc) => oc.columns(['project_id', 'distinct_id']).doNothing())
+        .execute()
     }
   }
 }

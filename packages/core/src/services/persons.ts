@@ -4,6 +4,7 @@ import { projectWrites, withWriteRetries } from '../db/write-retries.js'
 import { ValidationError } from '../errors.js'
 import { UpsertPersonInput, type Person } from '../model/person.js'
 import { PersonStore } from '../ingest/person-store.js'
+import { squashAllPersonOverrides } from '../ingest/squash-person-overrides.js'
 import { dateToMicros, parseTimestamp } from '../time/timestamp.js'
 import { decodeOrThrow } from '../util/decode.js'
 import { sanitizeJson, sanitizeText } from '../util/sanitize-text.js'
@@ -47,6 +48,20 @@ export function personsService(ctx: EngineContext) {
     get,
 
     /**
+     * Folds the project's person overrides (distinct ids whose person changed
+     * after their events were stored: merges, and personless distinct ids that
+     * got a person) into the stored events, so analyses join fewer of them.
+     * Runs by itself in the background once captures wrote 1,000 of them;
+     * call it to do it now (say, after a bulk import of identities). Answers
+     * are the same before and after. Resolves to the number folded.
+     */
+    async squashOverrides(projectId: number): Promise<number> {
+      ctx.assertOpen()
+      await requireProject(ctx, projectId)
+      return squashAllPersonOverrides(ctx, projectId)
+    },
+
+    /**
      * Imports or updates a person (see `UpsertPersonInput`). All distinct ids end
      * on the person of the first one; others' persons are merged into it.
      */
@@ -60,7 +75,7 @@ export function personsService(ctx: EngineContext) {
       const [first, ...rest] = p.distinctIds
       // The person is read back under the lock too: a write of the project in between could merge it away.
       return withWriteRetries(ctx, projectWrites(projectId), 'upsert person', async () => {
-        await ctx.db.transaction().execute(async (trx) => {
+        const overrides = await ctx.db.transaction().execute(async (trx) => {
           const store = new PersonStore(trx, projectId, ctx.adapter.capabilities)
           await store.load(p.distinctIds)
           const person = store.get(first) ?? store.create(first, createdAt ?? dateToMicros(ctx.clock()), {}, p.isIdentified ?? true)
@@ -72,8 +87,9 @@ export function personsService(ctx: EngineContext) {
           if (createdAt !== undefined) person.createdAt = createdAt
           if (p.isIdentified !== undefined) person.isIdentified = p.isIdentified
           store.update(person, { set: p.properties ?? {}, setOnce: {}, unset: [] })
-          await store.flush()
+          return store.flush()
         })
+        ctx.overrideSquasher.added(ctx, projectId, overrides)
         return (await get(projectId, first))!
       })
     },

@@ -1,4 +1,5 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
+import { PERSON_UUID } from '../scope/event-scope.js'
 import { compileHogql, hogqlToText } from '../hogql/index.js'
 import { analysisScope } from '../analysis/analysis-scope.js'
 import { noNeeds } from '../scope/filter-needs.js'
@@ -10,12 +11,12 @@ import { eventPropertyText } from '../filters/compile-property-filters.js'
 
 /**
  * The person of an event as a sort key of fixed size: `pid`, its person's
- * native uuid (from eventScope's `pdi` join), and `pd`, the distinct id of a
+ * native uuid (eventScope's `PERSON_UUID`), and `pd`, the distinct id of a
  * personless event (null otherwise), which then is a person of its own.
  * Windows partition by `(pid, pd)`: sorting 16-byte uuids instead of their
  * text made the paths' window passes about a quarter cheaper on DuckDB.
  */
-const PERSON_KEY = sql`pdi.person_uuid as pid, case when pdi.person_uuid is null then e.distinct_id end as pd`
+const PERSON_KEY = sql`${PERSON_UUID} as pid, case when ${PERSON_UUID} is null then e.distinct_id end as pd`
 
 /** The person's id as text (the uuid's text, or a personless distinct id), from `pid` and `pd`. */
 export const personTextSql = sql<string>`coalesce(cast(pid as text), pd)`

@@ -91,7 +91,7 @@ export interface RetentionEvents {
 }
 
 /**
- * Whether a per-event condition or value reads the person join (`pdi`, `p`):
+ * Whether a per-event condition or value reads the person join (`ov`, `p`):
  * person, cohort and HogQL filters anywhere, actions (their steps may hold
  * any), person and HogQL breakdowns.
  */

@@ -35,22 +35,35 @@ export interface EventScope {
 const GROUP_INDEXES = [0, 1, 2, 3, 4] as const
 
 /**
- * The person of a scoped event: its person's uuid, or for a personless event
- * (no distinct-id row) the distinct id, which then stands for a person of its own.
+ * The person of a scoped event as a uuid, null for a personless event (no
+ * person then or since): the person stored on the event (`events.person_id`,
+ * PostHog's persons-on-events), unless its distinct id has an override (its
+ * person changed after the event was stored: a merge, or a personless
+ * distinct id that got a person). Equal to looking the distinct id up in
+ * `person_distinct_ids`, without joining that table to every event: the
+ * overrides are few (`squashPersonOverrides` empties them into the events).
  */
-// person_uuid is a uuid column on Postgres: cast so both branches are text.
-export const PERSON_ID: Expression<string> = sql<string>`coalesce(cast(pdi.person_uuid as text), e.distinct_id)`
+export const PERSON_UUID: Expression<string | null> = sql<string | null>`coalesce(ov.person_id, e.person_id)`
+
+/** The join that `PERSON_UUID` reads (alias `ov`), on events aliased `e`. */
+export const PERSON_OVERRIDE_JOIN: RawBuilder<unknown> = sql`left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id`
+
+/**
+ * The person of a scoped event: its person's uuid, or for a personless event
+ * the distinct id, which then stands for a person of its own.
+ */
+// person_id is a uuid column on Postgres: cast so both branches are text.
+export const PERSON_ID: Expression<string> = sql<string>`coalesce(cast(${PERSON_UUID} as text), e.distinct_id)`
 /**
  * The person of a scoped event as a fixed-size key (a uuid), for queries
  * that sort, partition or join by person: 16 bytes compare far faster than
  * `PERSON_ID`'s 36-character text (a strict funnel sorts every event by it;
  * Postgres compares uuids bytewise, text by collation). A personless event
- * (no distinct-id row: `$process_person_profile: false`) stands for a person
- * of its own under `personlessKey` of its distinct id; `personlessDistinctIds`
- * turns such keys back. Two distinct ids would share a run only if their md5
- * hashes were equal.
+ * stands for a person of its own under `personlessKey` of its distinct id;
+ * `personlessDistinctIds` turns such keys back. Two distinct ids would share
+ * a run only if their md5 hashes were equal.
  */
-export const PERSON_KEY: Expression<string> = sql<string>`coalesce(pdi.person_uuid, ${personlessKey(sql.ref('e.distinct_id'))})`
+export const PERSON_KEY: Expression<string> = sql<string>`coalesce(${PERSON_UUID}, ${personlessKey(sql.ref('e.distinct_id'))})`
 
 /** The uuid a personless distinct id stands under in `PERSON_KEY`: its md5, read as a uuid (same spelling on every database). */
 export function personlessKey(distinctId: Expression<string>): Expression<string> {
@@ -77,7 +90,7 @@ export const SESSION_ID: Expression<string | null> = sql.ref('e.session_id')
  * project, the resolved date range (inclusive at both ends), global property
  * filters and, with `filterTestAccounts`, the project's test account filters,
  * all ANDed onto every event. Persons are joined through their distinct ids
- * (always: every analysis counts persons); person and group properties only
+ * (always, through the event's stored person and the few overrides: every analysis counts persons); person and group properties only
  * when something reads them. Every value is a bound parameter.
  */
 export function eventScope(options: EventScopeOptions): EventScope {
@@ -109,10 +122,8 @@ export function eventScope(options: EventScopeOptions): EventScope {
     ...options.extensions,
   }
 
-  const joins: RawBuilder<unknown>[] = [
-    sql`left join person_distinct_ids as pdi on pdi.project_id = e.project_id and pdi.distinct_id = e.distinct_id`,
-  ]
-  if (needs.person) joins.push(sql`left join persons as p on p.project_id = e.project_id and p.uuid = pdi.person_uuid`)
+  const joins: RawBuilder<unknown>[] = [PERSON_OVERRIDE_JOIN]
+  if (needs.person) joins.push(sql`left join persons as p on p.project_id = e.project_id and p.uuid = ${PERSON_UUID}`)
   for (const i of [...needs.groups].sort()) {
     if (!GROUP_INDEXES.includes(i as 0)) continue
     const alias = sql.raw(`g${i}`)

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import type { EngineContext } from '../../context.js'
 import { runStorage } from '../../db/run.js'
-import { personlessKey } from './event-scope.js'
+import { PERSON_OVERRIDE_JOIN, PERSON_UUID, personlessKey } from './event-scope.js'
 
 /** A personless distinct id behind a `PERSON_KEY`, and the time of its first event (as the driver reads it). */
 export interface PersonlessDistinctId {
@@ -22,8 +22,8 @@ export async function personlessDistinctIds(ctx: EngineContext, projectId: numbe
   const key = sql<string>`cast(${personlessKey(sql.ref('e.distinct_id'))} as varchar)`
   const rows = await runStorage('read personless distinct ids', () =>
     sql<{ d: string; k: string; t: string }>`select e.distinct_id as d, ${key} as k, min(e.timestamp) as t
-      from events as e left join person_distinct_ids as pdi on pdi.project_id = e.project_id and pdi.distinct_id = e.distinct_id
-      where e.project_id = ${projectId} and pdi.distinct_id is null and ${ctx.adapter.sql.textInList(key, keys)}
+      from events as e ${PERSON_OVERRIDE_JOIN}
+      where e.project_id = ${projectId} and ${PERSON_UUID} is null and ${ctx.adapter.sql.textInList(key, keys)}
       group by e.distinct_id`.execute(ctx.db),
   )
   for (const r of rows.rows) found.set(r.k, { distinctId: r.d, firstSeen: r.t })

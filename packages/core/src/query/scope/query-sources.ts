@@ -3,7 +3,7 @@ import type { PropertyFilterSources } from '../filters/compile-property-filters.
 
 /**
  * The columns of one scoped event row, as SQL expressions over the aliases of
- * `eventScope` (`e` events, `pdi` person distinct ids, `p` persons, `g0`..`g4`
+ * `eventScope` (`e` events, `ov` person overrides, `p` persons, `g0`..`g4`
  * groups). Property filters, actions, breakdowns and HogQL compile against it.
  */
 export interface QuerySources extends PropertyFilterSources {

@@ -1,7 +1,7 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import { aggregateOf, isCountPerActorMath, isPropertyMath, type MathName } from './maths.js'
 import { hogqlAggregate } from './hogql-math.js'
-import { personlessKey } from '../scope/event-scope.js'
+import { PERSON_UUID, personlessKey } from '../scope/event-scope.js'
 import { personText, type SeriesScope } from './series-scope.js'
 import type { QueryEnv } from '../analysis/query-env.js'
 import type { TrendSeries } from './trend-request.js'
@@ -64,7 +64,7 @@ export function actorSql(series: TrendSeries, input: CellsInput): Expression<str
 export function actorKeySql(series: TrendSeries, input: CellsInput): Expression<string | null> {
   if (series.math === 'unique_group' || series.math === 'unique_session') return sql<string | null>`nullif(${actorSql(series, input)}, '')`
   // PERSON_KEY, except that a personless event with a blank distinct id has no actor, as its text '' has none.
-  return sql<string | null>`coalesce(pdi.person_uuid, case when e.distinct_id <> '' then ${personlessKey(sql.ref('e.distinct_id'))} end)`
+  return sql<string | null>`coalesce(${PERSON_UUID}, case when e.distinct_id <> '' then ${personlessKey(sql.ref('e.distinct_id'))} end)`
 }
 
 /** The numeric value of a property math: non-numbers are null and ignored (PostHog's toFloat). */

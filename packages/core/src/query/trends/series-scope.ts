@@ -1,4 +1,5 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
+import { PERSON_ID } from '../scope/event-scope.js'
 import type { QueryEnv } from '../analysis/query-env.js'
 import { breakdownValueSql } from '../breakdowns/breakdown-value.js'
 import type { BreakdownSpec } from '../breakdowns/breakdown-spec.js'
@@ -53,7 +54,7 @@ export function seriesScope(
 }
 
 /**
- * Whether the scope's WHERE or columns can read `pdi` (the person join):
+ * Whether the scope's WHERE or columns can read the person (`PERSON_UUID` and its override join):
  * person filters and breakdowns, cohort and HogQL filters (they read the
  * person id), action steps (they may hold either), HogQL maths and breakdowns.
  */
@@ -87,13 +88,8 @@ function eventsWithGroups(groups: ReadonlySet<number>): RawBuilder<unknown> {
   return sql`events as e ${sql.join(joins, sql` `)}`
 }
 
-/**
- * The row's person as text: its person's uuid, or for a personless event its
- * distinct id. `QuerySources.personId` spells this as `coalesce(pdi.person_uuid,
- * e.distinct_id)`, which neither database accepts (uuid and text do not mix
- * in COALESCE); this reads the same aliases with the cast inside.
- */
-export const personText = (): Expression<string> => sql<string>`coalesce(cast(pdi.person_uuid as text), e.distinct_id)`
+/** The row's person as text: its person's uuid, or for a personless event its distinct id (`PERSON_ID`). */
+export const personText = (): Expression<string> => PERSON_ID
 
 const breakdownPath = (request: TrendRequest, i: number): Array<string | number> => (request.multiBreakdown ? ['breakdowns', i] : ['breakdown'])
 

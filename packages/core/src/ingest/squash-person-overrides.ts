@@ -1,0 +1,99 @@
+import { sql } from 'kysely'
+import type { EngineContext } from '../context.js'
+import { projectWrites, withWriteRetries } from '../db/write-retries.js'
+import { chunk } from '../util/chunk.js'
+
+/** Overrides folded into the events per call: bounds one write's work and how long it holds the project's write lock. */
+export const SQUASH_BATCH = 5000
+
+/**
+ * Overrides a project's captures write before a background squash. Reads
+ * join the overrides to every event, so they must stay few; a squash scans
+ * the project's events, so it must not run for every merge.
+ */
+export const SQUASH_THRESHOLD = 1000
+
+/** Rows per UPDATE: each one scans the project's events once where the database has no index for it (DuckDB). */
+const ROWS_PER_UPDATE = 1000
+
+/**
+ * Folds person overrides into `events.person_id` (PostHog's squash of
+ * `person_distinct_id_overrides`), then deletes them: at most `SQUASH_BATCH`
+ * per call. Analyses answer the same before, during and after (they read
+ * `coalesce(override, events.person_id)`); only the overrides they join get
+ * fewer. One transaction under the project's write lock, so no capture of
+ * this engine interleaves. An override changed meanwhile by another process
+ * is not deleted (the delete matches the person read), so it still wins over
+ * what was written. Resolves to the number of overrides folded.
+ */
+export async function squashPersonOverrides(ctx: EngineContext, projectId: number): Promise<number> {
+  return withWriteRetries(ctx, projectWrites(projectId), 'squash person overrides', () =>
+    ctx.db.transaction().execute(async (trx) => {
+      const overrides = await trx
+        .selectFrom('person_distinct_id_overrides')
+        .select(['distinct_id', 'person_id'])
+        .where('project_id', '=', projectId)
+        .orderBy('distinct_id')
+        .limit(SQUASH_BATCH)
+        .execute()
+      for (const part of chunk(overrides, ROWS_PER_UPDATE)) {
+        const values = sql.join(part.map((o) => sql`(${o.distinct_id}, ${o.person_id})`))
+        await sql`update events set person_id = cast(v.person_id as uuid)
+          from (values ${values}) as v(distinct_id, person_id)
+          where events.project_id = ${projectId} and events.distinct_id = v.distinct_id`.execute(trx)
+        await sql`delete from person_distinct_id_overrides as o
+          using (values ${values}) as v(distinct_id, person_id)
+          where o.project_id = ${projectId} and o.distinct_id = v.distinct_id and o.person_id = cast(v.person_id as uuid)`.execute(trx)
+      }
+      return overrides.length
+    }),
+  )
+}
+
+/**
+ * `squashPersonOverrides` until a pass folds less than a full batch: every
+ * override of the project, one bounded write at a time (other writes of the
+ * project may run between them). Stops with `ClosedError` when the engine closes.
+ */
+export async function squashAllPersonOverrides(ctx: EngineContext, projectId: number): Promise<number> {
+  let total = 0
+  for (;;) {
+    ctx.assertOpen()
+    const folded = await squashPersonOverrides(ctx, projectId)
+    total += folded
+    if (folded < SQUASH_BATCH) return total
+  }
+}
+
+/**
+ * When to squash in the background: after captures of this engine wrote
+ * `threshold` overrides for a project since its last squash. Counting in
+ * memory costs nothing per capture; another process's overrides are counted
+ * by that process.
+ */
+export class OverrideSquasher {
+  readonly #written = new Map<number, number>()
+  readonly #threshold: number
+
+  constructor(threshold: number) {
+    this.#threshold = threshold
+  }
+
+  /**
+   * Notes overrides a committed write added; once the project's count
+   * reaches the threshold, queues a squash behind the project's writes (so
+   * `close` waits for it). A failed squash only leaves the overrides in
+   * place, which reads stay correct with: the count is kept and the next
+   * write tries again.
+   */
+  added(ctx: EngineContext, projectId: number, count: number): void {
+    if (count === 0) return
+    const total = (this.#written.get(projectId) ?? 0) + count
+    if (total < this.#threshold) {
+      this.#written.set(projectId, total)
+      return
+    }
+    this.#written.delete(projectId)
+    squashAllPersonOverrides(ctx, projectId).catch(() => this.#written.set(projectId, (this.#written.get(projectId) ?? 0) + total))
+  }
+}
