@@ -41,6 +41,13 @@ const EVENTS = sql`create table if not exists events (
 partition by toYYYYMM(timestamp)
 order by (project_id, toDate(timestamp), cityHash64(distinct_id), timestamp, uuid)`
 
+/**
+ * Functions core's SQL calls by their Postgres and DuckDB names, defined in
+ * ClickHouse under those names (SQL user-defined functions, server-wide):
+ * `strpos(text, part)`, 1-based, 0 when absent, is ClickHouse's `position`.
+ */
+const FUNCTIONS = sql`create function if not exists strpos as (haystack, needle) -> position(haystack, needle)`
+
 /** The adapter's ClickHouse schema. Idempotent DDL: ClickHouse has no transactions to roll a half-run migration back. */
 export function clickhouseMigrations(executorOf: ExecutorOf): Record<string, Migration> {
   return {
@@ -48,6 +55,11 @@ export function clickhouseMigrations(executorOf: ExecutorOf): Record<string, Mig
       async up(db) {
         const compiled = compileForClickHouse(EVENTS)
         await (await executorOf(db)).command(compiled.sql, {})
+      },
+    },
+    clickhouse_0002_functions: {
+      async up(db) {
+        await (await executorOf(db)).command(compileForClickHouse(FUNCTIONS).sql, {})
       },
     },
   }

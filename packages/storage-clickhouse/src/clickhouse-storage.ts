@@ -9,6 +9,7 @@ import type { ChdbSession, ClickHouseClient } from './dialect/clickhouse-dialect
 import type { ClickHouseExecutor } from './dialect/clickhouse-executor.js'
 import { dualHooks } from './companion/dual-hooks.js'
 import { RoutingDialect } from './companion/routing-dialect.js'
+import { TableCopies } from './companion/table-copies.js'
 import type { EventWriter, RoutingConnection } from './companion/routing-connection.js'
 
 /** Where ClickHouse runs: chDB in this process (a data directory, or a session the host opened) or a server. */
@@ -27,6 +28,19 @@ export type ClickHouseStorageOptions = ClickHouseTarget & {
    * closed with this one.
    */
   readonly companion: StorageAdapter
+}
+
+/**
+ * The copies of companion tables, one set per ClickHouse session or client:
+ * two engines on one database (each its own adapter) must see each other's
+ * writes make a copy stale. Keyed weakly by the host's object.
+ */
+const COPIES = new WeakMap<object, TableCopies>()
+
+function copiesOf(target: object, executor: ClickHouseExecutor, alwaysRefresh: boolean): TableCopies {
+  let copies = COPIES.get(target)
+  if (!copies) COPIES.set(target, (copies = new TableCopies(executor, alwaysRefresh)))
+  return copies
 }
 
 /** What the adapter needs of a chDB session it opened itself. */
@@ -50,14 +64,16 @@ export function clickhouseStorage(options: ClickHouseStorageOptions): StorageAda
     sql: dualHooks(clickhouseSqlHooks, companion.sql),
     async open(): Promise<StorageDriver> {
       let owned: OwnedSession | undefined
+      let target: ChdbSession | ClickHouseClient
       let executor: ClickHouseExecutor
-      if ('client' in options) executor = clientExecutor(options.client)
-      else if ('session' in options) executor = chdbExecutor(options.session)
+      if ('client' in options) executor = clientExecutor((target = options.client))
+      else if ('session' in options) executor = chdbExecutor((target = options.session))
       else {
         const { Session } = await import('chdb')
-        owned = new Session(options.path) as unknown as OwnedSession
+        target = owned = new Session(options.path) as unknown as OwnedSession
         executor = chdbExecutor(owned)
       }
+      const copies = copiesOf(target, executor, multiProcess)
       let inner: StorageDriver
       try {
         inner = await companion.open()
@@ -69,7 +85,7 @@ export function clickhouseStorage(options: ClickHouseStorageOptions): StorageAda
       const executorOf = (db: Kysely<any>) => db.getExecutor().provideConnection(async (c) => (c as RoutingConnection).executor)
       let closed = false
       return {
-        dialect: new RoutingDialect(inner.dialect, executor, events),
+        dialect: new RoutingDialect(inner.dialect, executor, events, copies),
         migrations: { ...inner.migrations, ...clickhouseMigrations(executorOf) },
         ...(inner.schema !== undefined && { schema: inner.schema }),
         insertEvents: (db: Kysely<SightlineDatabase>, rows: ReadonlyArray<EventRow>) =>

@@ -98,6 +98,31 @@ describe('clickhouseStorage: events on ClickHouse, the rest on the companion', (
       expect(await chCount()).toBe(3)
     })
 
+    it("refreshes ClickHouse's copy of a person table before a read of events names it, after writes commit", async () => {
+      await sql`create table person_distinct_ids (project_id integer not null, distinct_id text not null, person_uuid uuid not null, version integer not null)`.execute(db)
+      await driver.insertEvents(db, [row('0190f5a0-0000-7000-8000-000000000001')])
+      const joined = () =>
+        sql<{ p: string | null }>`select toString(pdi.person_uuid) as p from events as e left join person_distinct_ids as pdi on pdi.project_id = e.project_id and pdi.distinct_id = e.distinct_id`
+          .execute(db)
+          .then((r) => r.rows.map((x) => x.p))
+      // The outer join's missing side is null, as in SQL (ClickHouse's default would be a zero UUID).
+      expect(await joined()).toEqual([null])
+      const person = '0190f5a0-0000-7000-8000-00000000000b'
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('person_distinct_ids').values({ project_id: 1, distinct_id: 'd', person_uuid: person, version: 0 }).execute()
+        // Read inside the writing transaction: the copy may hold its rows, and is refreshed again once it ends.
+        expect(await sql`select count() as n from events`.execute(trx)).toMatchObject({ rows: [{ n: 1 }] })
+      })
+      expect(await joined()).toEqual([person])
+      const rolledBack = db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('person_distinct_ids').execute()
+        expect(await sql<{ p: string }>`select toString(pdi.person_uuid) as p from events as e left join person_distinct_ids as pdi on pdi.distinct_id = e.distinct_id`.execute(trx)).toMatchObject({ rows: [{ p: null }] })
+        throw new Error('abandoned')
+      })
+      await expect(rolledBack).rejects.toThrow('abandoned')
+      expect(await joined()).toEqual([person])
+    })
+
     it('sends reads of events to ClickHouse and everything else to the companion', async () => {
       await driver.insertEvents(db, [row('0190f5a0-0000-7000-8000-000000000001', { $browser: 'x' })])
       const events = await db.selectFrom('events').select(['uuid', 'timestamp', 'properties']).execute()

@@ -1,6 +1,8 @@
 import type { CompiledQuery, DatabaseConnection, QueryResult } from 'kysely'
 import type { EventRow } from '@sightline/core/storage'
 import { ClickHouseConnection } from '../dialect/clickhouse-connection.js'
+import type { Route } from './routing-compiler.js'
+import type { TableCopies } from './table-copies.js'
 import type { ClickHouseExecutor } from '../dialect/clickhouse-executor.js'
 
 /** ClickHouse's columns that hold JSON text, read parsed as the companion's JSON columns are. */
@@ -14,34 +16,65 @@ export interface EventWriter {
 
 /**
  * One connection of the companion store paired with ClickHouse. Statements
- * go where the routing compiler compiled them for. Events written inside a
+ * go where the routing compiler compiled them for; a ClickHouse read first
+ * refreshes the copies of the companion tables it names. Events written inside a
  * companion transaction wait here until it commits (ClickHouse has no
  * transactions to join): see `RoutingDriver.commitTransaction`.
  */
 export class RoutingConnection implements DatabaseConnection {
   readonly #clickhouse: ClickHouseConnection
   #pending: EventRow[] | undefined
+  #touched: Set<string> | undefined
 
   constructor(
     readonly companion: DatabaseConnection,
     readonly executor: ClickHouseExecutor,
-    private readonly clickhouseBound: WeakSet<CompiledQuery>,
+    private readonly routes: WeakMap<CompiledQuery, Route>,
     private readonly events: EventWriter,
+    private readonly copies: TableCopies,
   ) {
     this.#clickhouse = new ClickHouseConnection(executor, JSON_COLUMNS)
   }
 
-  executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    return this.clickhouseBound.has(compiled) ? this.#clickhouse.executeQuery(compiled) : this.companion.executeQuery(compiled)
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const route = this.routes.get(compiled)
+    if (route?.side === 'clickhouse') {
+      if (route.reads.size > 0) await this.copies.refresh(route.reads, this.companion)
+      return this.#clickhouse.executeQuery(compiled)
+    }
+    const result = await this.companion.executeQuery<R>(compiled)
+    if (route && route.writes.size > 0) this.#wrote(route.writes)
+    return result
   }
 
-  streamQuery<R>(compiled: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
-    return this.clickhouseBound.has(compiled) ? this.#clickhouse.streamQuery(compiled, chunkSize) : this.companion.streamQuery(compiled, chunkSize)
+  async *streamQuery<R>(compiled: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    const route = this.routes.get(compiled)
+    if (route?.side !== 'clickhouse') {
+      yield* this.companion.streamQuery<R>(compiled, chunkSize)
+      if (route && route.writes.size > 0) this.#wrote(route.writes)
+      return
+    }
+    if (route.reads.size > 0) await this.copies.refresh(route.reads, this.companion)
+    yield* this.#clickhouse.streamQuery<R>(compiled, chunkSize)
+  }
+
+  // Stale at once (a read later in the same transaction sees its writes) and again when the transaction ends,
+  // committed or not: a refresh in between may have copied its uncommitted rows.
+  #wrote(tables: ReadonlySet<string>): void {
+    this.copies.changed(tables)
+    if (this.#touched) for (const t of tables) this.#touched.add(t)
   }
 
   /** Marks the start of a companion transaction: events wait for its commit. */
   began(): void {
     this.#pending = []
+    this.#touched = new Set()
+  }
+
+  /** The transaction ended: the copies of the tables it wrote are stale. */
+  ended(): void {
+    if (this.#touched) this.copies.changed(this.#touched)
+    this.#touched = undefined
   }
 
   /** Writes `rows` to ClickHouse now, or at the commit of the open transaction. Resolves to the rows taken. */

@@ -1,7 +1,8 @@
 import type { CompiledQuery, DatabaseIntrospector, Dialect, DialectAdapter, Driver, Kysely, QueryCompiler } from 'kysely'
 import type { ClickHouseExecutor } from '../dialect/clickhouse-executor.js'
 import { ClickHouseQueryCompiler } from '../dialect/clickhouse-query-compiler.js'
-import { RoutingCompiler } from './routing-compiler.js'
+import { RoutingCompiler, type Route } from './routing-compiler.js'
+import type { TableCopies } from './table-copies.js'
 import { RoutingDriver } from './routing-driver.js'
 import type { EventWriter } from './routing-connection.js'
 
@@ -15,20 +16,21 @@ const TIME_COLUMNS: ReadonlySet<string> = new Set(['timestamp', 'inserted_at'])
  * migrator and transactions run there.
  */
 export class RoutingDialect implements Dialect {
-  readonly #clickhouseBound = new WeakSet<CompiledQuery>()
+  readonly #routes = new WeakMap<CompiledQuery, Route>()
 
   constructor(
     private readonly companion: Dialect,
     private readonly executor: ClickHouseExecutor,
     private readonly events: EventWriter,
+    private readonly copies: TableCopies,
   ) {}
 
   createDriver(): Driver {
-    return new RoutingDriver(this.companion.createDriver(), this.executor, this.#clickhouseBound, this.events)
+    return new RoutingDriver(this.companion.createDriver(), this.executor, this.#routes, this.events, this.copies)
   }
 
   createQueryCompiler(): QueryCompiler {
-    return new RoutingCompiler(new ClickHouseQueryCompiler(TIME_COLUMNS), this.companion.createQueryCompiler(), this.#clickhouseBound)
+    return new RoutingCompiler(new ClickHouseQueryCompiler(TIME_COLUMNS), this.companion.createQueryCompiler(), this.#routes)
   }
 
   createAdapter(): DialectAdapter {

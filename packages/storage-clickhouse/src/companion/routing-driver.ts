@@ -1,6 +1,8 @@
 import type { CompiledQuery, DatabaseConnection, Driver, TransactionSettings } from 'kysely'
 import type { ClickHouseExecutor } from '../dialect/clickhouse-executor.js'
 import { RoutingConnection, type EventWriter } from './routing-connection.js'
+import type { Route } from './routing-compiler.js'
+import type { TableCopies } from './table-copies.js'
 
 /**
  * The companion's driver, each connection paired with ClickHouse.
@@ -15,8 +17,9 @@ export class RoutingDriver implements Driver {
   constructor(
     private readonly companion: Driver,
     private readonly executor: ClickHouseExecutor,
-    private readonly clickhouseBound: WeakSet<CompiledQuery>,
+    private readonly routes: WeakMap<CompiledQuery, Route>,
     private readonly events: EventWriter,
+    private readonly copies: TableCopies,
   ) {}
 
   init(): Promise<void> {
@@ -25,7 +28,7 @@ export class RoutingDriver implements Driver {
 
   async acquireConnection(): Promise<DatabaseConnection> {
     const inner = await this.companion.acquireConnection()
-    return new RoutingConnection(inner, this.executor, this.clickhouseBound, this.events)
+    return new RoutingConnection(inner, this.executor, this.routes, this.events, this.copies)
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -42,12 +45,15 @@ export class RoutingDriver implements Driver {
     } catch (error) {
       await routing.unwrite(written)
       throw error
+    } finally {
+      routing.ended()
     }
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     const routing = connection as RoutingConnection
     routing.rolledBack()
+    routing.ended()
     await this.companion.rollbackTransaction(routing.companion)
   }
 

@@ -8,7 +8,9 @@ import type { ClickHouseExecutor, CompactResult } from './clickhouse-executor.js
  * as Sightline binds instants) read wherever a string meets a time, and
  * aggregates over no rows null, as SQL has them (ClickHouse's default is the
  * type's zero: min() of no times would be 1970), and casts of null to null
- * (`cast(null as text)`, which ClickHouse otherwise refuses).
+ * (`cast(null as text)`, which ClickHouse otherwise refuses), and outer
+ * joins that fill a missing side with nulls, as SQL does (ClickHouse's
+ * default fills the type's zero).
  */
 export const SESSION_SETTINGS: Readonly<Record<string, string | number>> = Object.freeze({
   output_format_json_quote_64bit_integers: 1,
@@ -16,6 +18,7 @@ export const SESSION_SETTINGS: Readonly<Record<string, string | number>> = Objec
   cast_string_to_date_time_mode: 'best_effort',
   aggregate_functions_null_for_empty: 1,
   cast_keep_nullable: 1,
+  join_use_nulls: 1,
 })
 
 /**

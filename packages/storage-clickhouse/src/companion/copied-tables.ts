@@ -1,0 +1,27 @@
+/**
+ * Companion tables that analyses on ClickHouse join with events, and the
+ * ClickHouse sorting key of each one's copy. Their rows are the companion's
+ * (core writes them in transactions); ClickHouse holds copies, refreshed
+ * before a read that names them (`table-copies.ts`).
+ */
+export const COPIED_TABLES: ReadonlyMap<string, { readonly orderBy: ReadonlyArray<string> }> = new Map([
+  ['persons', { orderBy: ['project_id', 'uuid'] }],
+  ['person_distinct_ids', { orderBy: ['project_id', 'distinct_id'] }],
+  ['person_distinct_id_overrides', { orderBy: ['project_id', 'distinct_id'] }],
+  ['personless_distinct_ids', { orderBy: ['project_id', 'distinct_id'] }],
+  ['groups', { orderBy: ['project_id', 'group_type_index', 'group_key'] }],
+  ['cohort_people', { orderBy: ['project_id', 'cohort_id', 'person_uuid'] }],
+])
+
+// A table named after FROM, JOIN, INTO, UPDATE or TABLE, quoted or not, in compiled SQL (user values are parameters there, never text).
+const NAMED = /\b(?:from|join|into|update|table)\s+"?([a-z_][a-z0-9_]*)"?/gi
+
+/** The copied tables a compiled statement names. */
+export function copiedTablesIn(sql: string): ReadonlySet<string> {
+  const found = new Set<string>()
+  for (const match of sql.matchAll(NAMED)) {
+    const name = match[1]!.toLowerCase()
+    if (COPIED_TABLES.has(name)) found.add(name)
+  }
+  return found
+}
