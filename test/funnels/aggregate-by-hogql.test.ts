@@ -5,14 +5,13 @@
  * `_aggregation_target_filter` drops rows where it is null or ''; the
  * people lists name the targets' persons. Counted by hand below.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { funnelActors } from '../../packages/core/src/query/funnels/funnel-actors.js'
 import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
 import { targets } from '../filters/filter-db.js'
+import { loadedProject } from './support/loaded-project.js'
 import { MARCH } from '../reference/funnel-example-builders.js'
 import { SESSIONS } from '../reference/funnel-examples-aggregation.js'
-import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
-import { loadExample } from './support/load-example.js'
 
 // a: s1 (signup 10:00, buy 10:05), s2 (signup 12:00); b: s3 (signup 11:00), s4 (buy 11:30); c: '' and no session.
 const DATA = SESSIONS
@@ -21,20 +20,14 @@ const BY_SESSION = { ...FUNNEL, funnel_aggregate_by_hogql: 'properties.$session_
 const PAGE = { limit: 10, offset: 0 }
 
 describe.each(targets)('funnels aggregated by a HogQL expression on $name', (target) => {
-  let engine: FunnelEngine
-  let projectId: number
-  beforeAll(async () => {
-    engine = await openFunnelEngine(target)
-    projectId = (await loadExample(engine, DATA)).projectId
-  })
-  afterAll(() => engine?.close())
+  const project = loadedProject(target, DATA)
 
   const counts = async (params: Record<string, unknown>) => {
-    const { result } = await runFunnel(engine.ctx, projectId, params)
+    const { result } = await runFunnel(project().engine.ctx, project().projectId, params)
     return (result as Array<{ count: number; average_conversion_time: number | null }>).map((s) => [s.count, s.average_conversion_time])
   }
   const people = async (params: Record<string, unknown>) => {
-    const page = await funnelActors(engine.ctx, projectId, params, PAGE)
+    const page = await funnelActors(project().engine.ctx, project().projectId, params, PAGE)
     return { count: page.count, who: page.results.map((p) => p.distinct_ids[0]).sort() }
   }
 
@@ -65,7 +58,7 @@ describe.each(targets)('funnels aggregated by a HogQL expression on $name', (tar
   })
 
   it('refuses an expression outside the subset, and correlation by an expression, naming the key', async () => {
-    await expect(runFunnel(engine.ctx, projectId, { ...FUNNEL, funnel_aggregate_by_hogql: 'sleep(10)' })).rejects.toMatchObject({ attr: 'funnel_aggregate_by_hogql' })
-    await expect(engine.sightline.query.funnelCorrelation(projectId, BY_SESSION)).rejects.toMatchObject({ attr: 'funnel_aggregate_by_hogql' })
+    await expect(runFunnel(project().engine.ctx, project().projectId, { ...FUNNEL, funnel_aggregate_by_hogql: 'sleep(10)' })).rejects.toMatchObject({ attr: 'funnel_aggregate_by_hogql' })
+    await expect(project().engine.sightline.query.funnelCorrelation(project().projectId, BY_SESSION)).rejects.toMatchObject({ attr: 'funnel_aggregate_by_hogql' })
   })
 })

@@ -69,7 +69,9 @@ export function insightDependencies(kind: AnalysisKind, params: Json, alsoApplie
     (typeof params.funnel_aggregate_by_hogql === 'string' && params.funnel_aggregate_by_hogql.trim() !== '')
   // A first-time math reads each person's events before the range (funnel steps group them by person even when aggregating by groups).
   const firstTime = maths.some((m) => m === 'first_time_for_user' || m === 'first_time_for_user_with_filters')
-  const anytime = hogql || [...types].some((t) => ANYTIME_TYPES.has(t))
+  // Funnel paths read the funnel over its own date range, whatever the paths' range.
+  const funnelPaths = kind === 'paths' && typeof params.funnel_paths === 'string' && params.funnel_paths !== '' && params.funnel_filter !== undefined && params.funnel_filter !== null
+  const anytime = hogql || funnelPaths || [...types].some((t) => ANYTIME_TYPES.has(t))
   const readsPersonProperties = hogql || [...types].some((t) => PERSON_TYPES.has(t))
   // Retention's cohorts and paths' sequences are per person.
   const countsPersons =

@@ -51,8 +51,7 @@ function entityOf(node: unknown, order: number, path: Path): { list: 'events' | 
  * the bare source): series, date
  * range, interval, properties, test accounts, breakdowns, compare, display,
  * one formula, the funnel settings and exclusions; retention and paths
- * filters. Anything whose meaning would be lost in the translation (funnel
- * paths, data warehouse series, several formulas, cumulative or interval-count stickiness, HogQL
+ * filters (funnel paths with their funnel). Anything whose meaning would be lost in the translation (data warehouse series, several formulas, cumulative or interval-count stickiness, HogQL
  * and other node kinds) comes back `unsupported` with the reason. Throws
  * ValidationError under `query` for a malformed node.
  */
@@ -128,9 +127,17 @@ function retentionFilter(filter: unknown, params: Json): void {
   ])
 }
 
-/** `pathsFilter` as the legacy path keys; funnel paths are not translated. */
+/** `pathsFilter` as the legacy path keys; `funnelPathsFilter` as `funnel_paths` and `funnel_filter` (its funnel's legacy filters plus `funnel_step`). */
 function pathsFilter(source: Json, params: Json): string | null {
-  if (isObject(source.funnelPathsFilter)) return 'funnel paths are not computed by saved insights'
+  const funnelPaths = source.funnelPathsFilter
+  if (isObject(funnelPaths)) {
+    if (typeof funnelPaths.funnelPathType !== 'string') return 'funnel paths without a funnelPathType are not computed'
+    if (!isObject(funnelPaths.funnelSource)) return 'funnel paths without their funnelSource are not computed'
+    const funnel = legacyParamsOfQuery(funnelPaths.funnelSource)
+    if ('unsupported' in funnel) return `the funnel of these funnel paths: ${funnel.unsupported}`
+    params.funnel_paths = funnelPaths.funnelPathType
+    params.funnel_filter = { ...funnel.params, funnel_step: funnelPaths.funnelStep ?? null }
+  }
   copy(source.pathsFilter, params, [
     ['includeEventTypes', 'include_event_types'],
     ['startPoint', 'start_point'],

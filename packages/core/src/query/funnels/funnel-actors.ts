@@ -50,9 +50,7 @@ export async function funnelActors(
   const steps = { ...request, viz: 'steps' as const }
   const env = await funnelEnv(ctx, projectId, steps)
   const plan = planFunnel(steps, steps.steps.length)
-  const conditions: RawBuilder<unknown>[] = [stepCondition(request.actorSteps)]
-  const value = breakdownCondition(request)
-  if (value) conditions.push(value)
+  const conditions = actorConditions(request)
   const hooks = ctx.adapter.sql
   // One entry per counted run (target and value); a target's entries are alike, so their order among themselves does not show.
   const runKey = join([sql`fin.tgt`, ...cols('p', plan.dims, 'fin')])
@@ -91,6 +89,14 @@ function actorRuns(request: FunnelActorsRequest, dims: number, runKey: RawBuilde
   return sql`select pk as tgt, ${values}, min(first_ts) as first_ts from (
       select ${runKey}, min(fe.pk) as pk, min(fe.ts) as first_ts from fin join fe on fe.tgt = fin.tgt where ${where} group by ${runKey}
     ) as r group by pk, ${values}`
+}
+
+/** The conditions on `fin` of the runs a people request lists: its steps, and its breakdown value when given. */
+export function actorConditions(request: FunnelActorsRequest): RawBuilder<unknown>[] {
+  const conditions = [stepCondition(request.actorSteps)]
+  const value = breakdownCondition(request)
+  if (value) conditions.push(value)
+  return conditions
 }
 
 /** `fin.reached` is the furthest 0-based step of a run; the steps asked for are 1-based. No steps asked: nobody. */

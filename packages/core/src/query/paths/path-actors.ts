@@ -26,8 +26,8 @@ export async function pathActors(ctx: EngineContext, projectId: number, params: 
   if (!Number.isSafeInteger(page.offset) || page.offset < 0) throw badPage('offset', 'offset is a non-negative integer')
   const request = decodePathsRequest(params)
   const keys = actorKeys(params)
-  const { env, range, rules } = await pathsEnv(ctx, projectId, request)
-  const rows = pathRowsSql(pathEventsSql(env, request, range, rules), request)
+  const { env, range, rules, funnel } = await pathsEnv(ctx, projectId, request)
+  const rows = pathRowsSql(pathEventsSql(env, request, range, rules, funnel), request, funnel?.sessionGapMicros)
   const source = nodeKeySql(sql`idx - 1`, sql.ref('prev'))
   const target = nodeKeySql(sql`idx`, sql.ref('item'))
   const conditions: Expression<SqlBool>[] = []

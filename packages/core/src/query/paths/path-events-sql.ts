@@ -1,5 +1,7 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
-import { PERSON_UUID } from '../scope/event-scope.js'
+import { PERSON_KEY as EVENT_PERSON_KEY, PERSON_UUID } from '../scope/event-scope.js'
+import { withCtes } from '../funnels/compile/sql-kit.js'
+import type { FunnelPathBounds } from './funnel-paths.js'
 import { compileHogql, hogqlToText } from '../hogql/index.js'
 import { analysisScope } from '../analysis/analysis-scope.js'
 import { noNeeds } from '../scope/filter-needs.js'
@@ -26,7 +28,8 @@ export const personTextSql = sql<string>`coalesce(cast(pid as text), pd)`
  * PERSON_KEY), `us` (epoch microseconds), `id` (the uuid, which orders events at the same instant;
  * both databases order uuids as their text) and `item` (the node name after cleaning and groupings).
  * Scoped like every analysis (project, range, global and test-account
- * filters), then by event type, then `exclude_events` on the final name;
+ * filters), then by event type, then `exclude_events` on the final name
+ * (with `funnel`, only the funnel's persons' events within their bounds);
  * PostHog applies the exclusions only when event types are listed
  * (reference §15.6), and so does this.
  */
@@ -35,6 +38,7 @@ export function pathEventsSql(
   request: PathsRequest,
   range: { readonly fromMicros: number; readonly toMicros: number },
   rules: ReadonlyArray<PathCleaningRule>,
+  funnel: FunnelPathBounds | null = null,
 ): RawBuilder<unknown> {
   const needs = noNeeds()
   // A HogQL node name may read person properties; which ones is known only once compiled.
@@ -49,11 +53,15 @@ export function pathEventsSql(
   // read only for the events named by it: parsing the properties is most of reading an event.
   const jsonFor = (event: string, key: string) =>
     namesEventType(request, event) ? sql`case when ${s.eventName} = ${event} then ${eventPropertyText(s, key)} end` : sql`cast(null as text)`
-  const read = sql`select ${PERSON_KEY}, ${s.timestampMicros} as us, ${s.uuid} as id, ${s.eventName} as ev,
+  // Funnel paths: only the funnel's persons, and their events within the bounds of their step (PostHog's handle_funnel).
+  if (funnel) conditions.push(sql<SqlBool>`(fpa.lo is null or ${s.timestampMicros} >= fpa.lo) and (fpa.hi is null or ${s.timestampMicros} <= fpa.hi)`)
+  const funnelJoin = funnel ? sql` join fpa on fpa.tgt = ${EVENT_PERSON_KEY}` : sql``
+  const select = sql`select ${PERSON_KEY}, ${s.timestampMicros} as us, ${s.uuid} as id, ${s.eventName} as ev,
       ${jsonFor('$pageview', '$current_url')} as url,
       ${jsonFor('$screen', '$screen_name')} as screen,
       ${hogql ?? sql`cast(null as text)`} as hq
-    from ${scope.from} where ${sql.join(conditions, sql` and `)}`
+    from ${scope.from}${funnelJoin} where ${sql.join(conditions, sql` and `)}`
+  const read = funnel ? withCtes(funnel.ctes, select) : select
   const columns = { event: sql.ref('ev') as Expression<string>, url: sql.ref('url') as Expression<string | null>, screen: sql.ref('screen') as Expression<string | null>, hogql: hogql ? (sql.ref('hq') as Expression<string | null>) : null }
   const raw = sql`select pid, pd, us, id, ${rawPathItemSql(request, columns)} as item from (${read}) as e0`
   let named: RawBuilder<unknown> = raw

@@ -13,7 +13,8 @@ export const ELLIPSIS = '...'
  * `us` (epoch microseconds), `id` (the uuid, for ties) and `item` (node name):
  *
  * 1. each person's events in time order (ties by uuid), a new session
- *    where the gap to the previous event is 30 minutes or more;
+ *    where the gap to the previous event is 30 minutes or more
+ *    (`sessionGapMicros`; funnel paths split at the funnel's window);
  * 2. within a session, a node equal to the next one is dropped (a run
  *    keeps its last event); so is a last node named '' (PostHog compares
  *    the last with a padding '');
@@ -35,8 +36,9 @@ export const ELLIPSIS = '...'
  * DuckDB: 3.0 s before (five nested passes by a text person id), see the
  * commit for after.
  */
-export function pathRowsSql(events: RawBuilder<unknown>, request: PathsRequest): RawBuilder<unknown> {
-  const gap = sql.lit(SESSION_GAP_MICROS)
+export function pathRowsSql(events: RawBuilder<unknown>, request: PathsRequest, sessionGapMicros: number = SESSION_GAP_MICROS): RawBuilder<unknown> {
+  if (!Number.isSafeInteger(sessionGapMicros)) throw new RangeError(`paths: not a session gap: ${sessionGapMicros}`)
+  const gap = sql.lit(sessionGapMicros)
   const { startPoint: start, endPoint: end } = request
   const marked = sql`select pid, pd, us, id, item,
       row_number() over w as rn,

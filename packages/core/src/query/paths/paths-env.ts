@@ -5,6 +5,7 @@ import { earliestEvent } from '../scope/earliest-event.js'
 import { loadQueryProject } from '../scope/query-project.js'
 import type { QueryEnv } from '../analysis/query-env.js'
 import { checkCleaningRule, type PathCleaningRule, type PathsRequest } from './paths-request.js'
+import { funnelPathBounds, type FunnelPathBounds } from './funnel-paths.js'
 
 /** What one paths query reads besides its events: the project, its extensions, the range and the cleaning rules. */
 export interface PathsEnv {
@@ -12,6 +13,8 @@ export interface PathsEnv {
   readonly range: ResolvedDateRange
   /** The project's rules (with `path_replacements`), then the request's own. */
   readonly rules: ReadonlyArray<PathCleaningRule>
+  /** With `funnel_paths`: the funnel's persons and the times bounding their paths; null otherwise. */
+  readonly funnel: FunnelPathBounds | null
 }
 
 /**
@@ -30,5 +33,6 @@ export async function pathsEnv(ctx: EngineContext, projectId: number, request: P
   )
   // Stored rules were checked when written; checked again so a rule no database reads alike is a 400, not a 500.
   const projectRules = request.pathReplacements ? project.pathCleaningFilters.map((r, i) => checkCleaningRule(r, ['path_cleaning_filters', i])) : []
-  return { env: { project, hooks: ctx.adapter.sql, extensions, now }, range, rules: [...projectRules, ...request.localCleaningRules] }
+  const funnel = request.funnelPaths === null ? null : await funnelPathBounds(ctx, projectId, request.funnelPaths)
+  return { env: { project, hooks: ctx.adapter.sql, extensions, now }, range, rules: [...projectRules, ...request.localCleaningRules], funnel }
 }

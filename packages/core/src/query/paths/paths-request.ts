@@ -6,6 +6,8 @@ import { PropertyFilters } from '../filters/property-filters.js'
 import { normalizeProperties, type PropertiesParam } from '../series/series.js'
 import type { QueryControlParams } from '../analysis/analysis-params.js'
 import { portableRegexProblem } from './portable-regex.js'
+import { decodeFunnelPaths, type FunnelPathType, type FunnelPaths } from './funnel-paths.js'
+import type { FunnelPersonsParams } from '../funnels/params/decode-funnel-params.js'
 
 /** What `include_event_types` may name (PostHog's `PathType`). */
 export const PATH_EVENT_TYPES = ['$pageview', '$screen', 'custom_event', 'hogql'] as const
@@ -40,6 +42,8 @@ export interface PathsRequest {
   readonly explicitDate: boolean
   readonly properties: PropertyFilters
   readonly filterTestAccounts: boolean
+  /** Paths after, before or between the steps of a funnel's persons (`funnel_paths`, `funnel_filter`); null: everyone's. */
+  readonly funnelPaths: FunnelPaths | null
 }
 
 /**
@@ -83,6 +87,10 @@ export interface PathsParams extends QueryControlParams {
   readonly aggregation_group_type_index?: number | null
   /** Above 0, at most 1; read, not applied: the answer is exact and says so (`sampling_factor_applied: false`). */
   readonly sampling_factor?: number | null
+  /** The paths of a funnel step's persons: after the step, before it, or between it and the step before; needs `funnel_filter`. */
+  readonly funnel_paths?: FunnelPathType | null
+  /** The funnel (its own request, JSON text too) with `funnel_step` (and `funnel_step_breakdown`) naming whose paths. */
+  readonly funnel_filter?: (FunnelPersonsParams & { readonly funnel_step: number }) | string | null
 }
 
 type Key = keyof PathsParams
@@ -105,8 +113,8 @@ const isObject = (u: unknown): u is Record<string, unknown> => typeof u === 'obj
  * values arrive as JSON or text). Unknown keys are ignored, as PostHog's
  * `Filter` ignores them. Throws ValidationError naming the field: an unknown
  * event type, a list that is not a list of strings, a cleaning rule without
- * a readable regex, limits that are not positive integers, funnel paths
- * (not supported), unreadable property filters.
+ * a readable regex, limits that are not positive integers, a funnel path
+ * request that is not one (funnel-paths.ts), unreadable property filters.
  */
 export function decodePathsRequest(input: unknown): PathsRequest {
   if (input === undefined || input === null) input = {}
@@ -115,10 +123,7 @@ export function decodePathsRequest(input: unknown): PathsRequest {
 
   const insight = text(p, 'insight')
   if (insight !== null && insight.toUpperCase() !== 'PATHS') throw invalidPaths(['insight'], `this endpoint answers PATHS, not ${JSON.stringify(insight)}`)
-  if (present(p.funnel_paths) || present(p.funnel_filter)) {
-    const key = present(p.funnel_paths) ? 'funnel_paths' : 'funnel_filter'
-    throw invalidPaths([key], 'paths before, after or between funnel steps (funnel_paths, funnel_filter) are not supported in this version')
-  }
+  const funnelPaths = decodeFunnelPaths(p)
 
   // The legacy `path_type` names one event type (PostHog's Filter turns it into include_event_types).
   refuseUnreadParameters(p, 'paths', CONTEXT)
@@ -156,6 +161,7 @@ export function decodePathsRequest(input: unknown): PathsRequest {
     explicitDate: flag(p, 'explicit_date'),
     properties: decodeOrThrow(PropertyFilters, normalizeProperties(json(p, 'properties')), 'invalid property filters', ['properties']),
     filterTestAccounts: flag(p, 'filter_test_accounts'),
+    funnelPaths,
   }
 }
 

@@ -32,8 +32,8 @@ export interface PathsResponse extends Partial<SamplingNotice> {
 export async function runPaths(ctx: EngineContext, projectId: number, params: unknown): Promise<PathsResponse> {
   ctx.assertOpen()
   const request = decodePathsRequest(params)
-  const { env, range, rules } = await pathsEnv(ctx, projectId, request)
-  const query = pathEdgesSql(pathRowsSql(pathEventsSql(env, request, range, rules), request), request, env.hooks)
+  const { env, range, rules, funnel } = await pathsEnv(ctx, projectId, request)
+  const query = pathEdgesSql(pathRowsSql(pathEventsSql(env, request, range, rules, funnel), request, funnel?.sessionGapMicros), request, env.hooks)
   const rows = (await runStorage('paths', () => query.execute(ctx.db))).rows
   const edges: PathEdge[] = rows.map((r) => ({
     source: r.source,
