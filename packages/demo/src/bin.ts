@@ -8,7 +8,7 @@ const usage = `Usage:
       create a DuckDB file with 90 days of sample product data, print a summary, serve the API
       and the insights page at / (sign in with the key it prints);
       --events or --persons alone sets the other at 60 events per person (default 300,000 and 5,000)
-  sightline serve [--port N] [--host H] [--storage duckdb:<path>|postgres:<url>] [--api-key phx_... | --create-key USER_ID]
+  sightline serve [--port N] [--host H] [--storage duckdb:<path>|postgres:<url>|clickhouse:<dir>] [--api-key phx_... | --create-key USER_ID]
       serve the API and the insights page (at /) over a storage. On an empty database it creates a user and prints a new key once
       (with --api-key, the user holds that key instead); --create-key prints a new key for an existing user
 `

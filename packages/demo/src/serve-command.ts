@@ -7,7 +7,7 @@ export interface ServeCommandOptions {
   readonly port?: number
   /** Default 127.0.0.1. */
   readonly host?: string
-  /** `duckdb:<path>` or `postgres:<url>`; default `duckdb:.sightline/sightline.duckdb`. */
+  /** `duckdb:<path>`, `postgres:<url>` or `clickhouse:<directory>`; default `duckdb:.sightline/sightline.duckdb`. */
   readonly storage?: string
   /** On an empty database: bootstrap an organization, a project and a user holding this personal API key. */
   readonly apiKey?: string

@@ -113,6 +113,45 @@ describe('sightline serve without --api-key', () => {
   })
 })
 
+describe('sightline serve --storage clickhouse:<directory>', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sightline-serve-ch-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('keeps events in chDB and the rest in DuckDB under the directory, and serves them again after a restart', async () => {
+    const storage = `clickhouse:${join(dir, 'data')}`
+    let key: string | undefined
+    const first = await serving({ storage })
+    try {
+      key = first.out.text.match(/^ {2}(phx_\S+)$/m)?.[1]
+      const projects = (await (await projectsWith(first.url, key)).json()) as { results: Array<{ id: number; api_token: string }> }
+      const [project] = projects.results
+      const sent = await fetch(`${first.url}/batch/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ api_key: project!.api_token, batch: [{ event: 'signup', distinct_id: 'ada', timestamp: '2026-01-01T10:00:00Z' }] }),
+      })
+      expect(sent.status).toBe(200)
+    } finally {
+      await first.stop()
+    }
+    const again = await serving({ storage })
+    try {
+      const projects = (await (await projectsWith(again.url, key)).json()) as { results: Array<{ id: number }> }
+      // A trend reads the events: the one sent before the restart, on the day it was sent.
+      const trend = await fetch(`${again.url}/api/projects/${projects.results[0]!.id}/insights/trend/`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ events: [{ id: 'signup' }], date_from: '2026-01-01', date_to: '2026-01-02' }),
+      })
+      expect(trend.status).toBe(200)
+      const [series] = ((await trend.json()) as { result: Array<{ count: number; data: number[] }> }).result
+      expect(series).toMatchObject({ count: 1, data: [1, 0] })
+    } finally {
+      await again.stop()
+    }
+  })
+})
+
 describe('parseStorageSpec', () => {
   it('reads duckdb and postgres specs and refuses others', () => {
     expect(parseStorageSpec('duckdb:').name).toBe('duckdb')
@@ -121,5 +160,8 @@ describe('parseStorageSpec', () => {
     expect(parseStorageSpec('postgresql://u@h/db').name).toBe('postgres')
     expect(() => parseStorageSpec('mysql://x')).toThrow(/--storage/)
     expect(() => parseStorageSpec('postgres:')).toThrow(/connection URL/)
+    expect(parseStorageSpec('clickhouse:/tmp/x').name).toBe('clickhouse')
+    expect(() => parseStorageSpec('clickhouse:')).toThrow(/directory/)
+    expect(() => parseStorageSpec('clickhouse:http://localhost:8123')).toThrow(/clickhouseStorage\(\{ client, companion \}\)/)
   })
 })

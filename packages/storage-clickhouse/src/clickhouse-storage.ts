@@ -48,6 +48,13 @@ interface OwnedSession extends ChdbSession {
   close(): void
 }
 
+/** Closes a session the adapter opened, and waits until chDB has released it: a process opens one data directory at a time. */
+async function release(session: OwnedSession | undefined, drained: (() => Promise<void>) | undefined): Promise<void> {
+  if (!session) return
+  session.close()
+  await drained?.()
+}
+
 /**
  * Sightline with its events on ClickHouse (chDB or a server, peer
  * dependencies `chdb` and `@clickhouse/client`) and everything transactional
@@ -64,13 +71,15 @@ export function clickhouseStorage(options: ClickHouseStorageOptions): StorageAda
     sql: dualHooks(clickhouseSqlHooks, companion.sql),
     async open(): Promise<StorageDriver> {
       let owned: OwnedSession | undefined
+      let drained: (() => Promise<void>) | undefined
       let target: ChdbSession | ClickHouseClient
       let executor: ClickHouseExecutor
       if ('client' in options) executor = clientExecutor((target = options.client))
       else if ('session' in options) executor = chdbExecutor((target = options.session))
       else {
-        const { Session } = await import('chdb')
-        target = owned = new Session(options.path) as unknown as OwnedSession
+        const chdb = await import('chdb')
+        target = owned = new chdb.Session(options.path) as unknown as OwnedSession
+        drained = chdb.drainPending
         executor = chdbExecutor(owned)
       }
       const copies = copiesOf(target, executor, multiProcess)
@@ -78,7 +87,7 @@ export function clickhouseStorage(options: ClickHouseStorageOptions): StorageAda
       try {
         inner = await companion.open()
       } catch (error) {
-        owned?.close()
+        await release(owned, drained)
         throw error
       }
       const events: EventWriter = { write: (ex, rows) => insertEvents(ex, rows, multiProcess), remove: removeEvents }
@@ -98,7 +107,7 @@ export function clickhouseStorage(options: ClickHouseStorageOptions): StorageAda
           try {
             await inner.close()
           } finally {
-            owned?.close()
+            await release(owned, drained)
           }
         },
       }
