@@ -62,11 +62,21 @@ describe.each(targets)('funnel paths on $name', (target) => {
     ])
   })
 
-  it('after a drop-off, from one window past the last step reached; before it, up to that step', async () => {
-    // funnel_step -2 lists p2 (dropped before buy; signup at 10:01). After: from 10:01 + 1 h = 11:01: support 11:10, leave 11:20 (600 s).
-    expect(await edges('funnel_path_after_step', -2)).toEqual([['1_support', '2_leave', 1, 10 * MIN]])
-    // Before: up to 10:01: home, signup.
-    expect(await edges('funnel_path_before_step', -2)).toEqual([['1_home', '2_signup', 1, MIN]])
+  it('after a drop-off, from the last step reached; before it, up to one window past that step', async () => {
+    // funnel_step -2 lists p2 (dropped before buy; signup at 10:01). After: from 10:01: signup, about, docs, support,
+    // leave, one session (gaps of 1, 38, 30 and 10 minutes, all under the one-hour window).
+    expect(await edges('funnel_path_after_step', -2)).toEqual([
+      ['1_signup', '2_about', 1, MIN],
+      ['2_about', '3_docs', 1, 38 * MIN],
+      ['3_docs', '4_support', 1, 30 * MIN],
+      ['4_support', '5_leave', 1, 10 * MIN],
+    ])
+    // Before: up to 10:01 + 1 h = 11:01, when p2 counts as dropped: home, signup, about, docs (10:40).
+    expect(await edges('funnel_path_before_step', -2)).toEqual([
+      ['1_home', '2_signup', 1, MIN],
+      ['2_signup', '3_about', 1, MIN],
+      ['3_about', '4_docs', 1, 38 * MIN],
+    ])
   })
 
   it("splits sessions at the funnel's window, not at 30 minutes", async () => {

@@ -91,9 +91,13 @@ export function decodeFunnelPaths(p: Readonly<Record<string, unknown>>): FunnelP
  * `handle_funnel` over the funnel actors with `includeTimestamp` or
  * `includePrecedingTimestamp`): for each person of the funnel's people
  * request, the time of `step` in the attempt the funnel reports. After the
- * step: events at or after it (a drop-off, `funnel_step` < 0: at or after it
- * plus one conversion window, when the person counts as dropped); before:
- * at or before it; between: from the step before it to it. A person counted
+ * step: events at or after it; before: at or before it (a drop-off,
+ * `funnel_step` < 0: up to one conversion window past it, when the person
+ * counts as dropped); between: from the step before it to it. The window
+ * goes where PostHog's ClickHouse paths put it and its tests expect it
+ * (`funnel_window if ... FUNNEL_PATH_BEFORE_STEP and funnel_step < 0`;
+ * test_path_by_funneL_before_dropoff); the HogQL runner's translation adds
+ * it to after-step drop-offs instead, with no test of it. A person counted
  * under several breakdown values takes the widest bounds.
  */
 export async function funnelPathBounds(ctx: EngineContext, projectId: number, paths: FunnelPaths): Promise<FunnelPathBounds> {
@@ -104,9 +108,9 @@ export async function funnelPathBounds(ctx: EngineContext, projectId: number, pa
   const none = sql`cast(null as bigint)`
   const [lo, hi] =
     paths.type === 'funnel_path_after_step'
-      ? [paths.funnelStep < 0 ? sql`${at} + ${int(request.windowMicros)}` : at, none]
+      ? [at, none]
       : paths.type === 'funnel_path_before_step'
-        ? [none, at]
+        ? [none, paths.funnelStep < 0 ? sql`${at} + ${int(request.windowMicros)}` : at]
         : [id(`fin.t${paths.step - 1}`), at]
   const bounds = sql`select tgt, min(lo) as lo, max(hi) as hi from (
       select fin.tgt, ${lo} as lo, ${hi} as hi from fin where ${join(actorConditions(request), ' and ')}
