@@ -112,6 +112,22 @@ describe.each(targets)('persons on events on $name', (target) => {
     expect(await dau()).toEqual([1, 1, 0])
   })
 
+  it('captures that write 1,000 overrides squash them in the background, and the events then read the same persons', async () => {
+    const projectId = (await e.sightline.projects.create({ organizationId: e.organizationId, name: 'poe-squash' })).id
+    const n = 1000
+    const ids = Array.from({ length: n }, (_, i) => i)
+    // Personless browsing first; then each anonymous id is identified by a new user: 1,000 overrides.
+    await e.sightline.capture(projectId, ids.map((i) => ({ event: 'pageview', distinctId: `anon${i}`, properties: { $process_person_profile: false } })))
+    await e.sightline.capture(projectId, ids.map((i) => ({ event: '$identify', distinctId: `user${i}`, properties: { $anon_distinct_id: `anon${i}` } })))
+    // The squash was queued behind the project's writes when that capture returned: this capture runs after it.
+    await e.sightline.capture(projectId, [{ event: 'pageview', distinctId: 'user0' }])
+    expect(await overrides(e.db, projectId)).toBe(0)
+    const rows = await personsOfEvents(e.db, projectId)
+    expect(rows).toHaveLength(2 * n + 1)
+    for (const row of rows) expect(row.read).toBe(row.lookedUp)
+    expect(rows.every((r) => r.read !== null)).toBe(true)
+  })
+
   it('the migration gives the events stored before it their persons', async () => {
     const fresh = await target.fresh()
     try {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { SightlineDatabase, StorageAdapter, StorageDriver } from './storage.js'
 import type { DefinitionsCache } from './ingest/definitions-cache.js'
-import type { OverrideSquasher } from './ingest/squash-person-overrides.js'
+import type { OverrideSquasher } from './ingest/override-squasher.js'
 import type { KeyedMutex } from './util/keyed-mutex.js'
 import type { QueryLimits } from './query/execution/query-limits.js'
 

@@ -5,7 +5,8 @@ import { rememberFailedSql, runStorage } from './db/run.js'
 import { ClosedError } from './errors.js'
 import { capture } from './ingest/capture.js'
 import { DefinitionsCache } from './ingest/definitions-cache.js'
-import { OverrideSquasher, SQUASH_THRESHOLD } from './ingest/squash-person-overrides.js'
+import { OverrideSquasher, SQUASH_THRESHOLD } from './ingest/override-squasher.js'
+import { squashAllPersonOverrides } from './ingest/squash-person-overrides.js'
 import type { CaptureInput, CaptureResult } from './model/capture-input.js'
 import { SightlineOptions } from './options.js'
 import { actionsService } from './services/actions.js'
@@ -104,7 +105,8 @@ export async function createSightline(options: SightlineOptions): Promise<Sightl
     writeLocks: new KeyedMutex(),
     knownProjects: new Set(),
     definitionsCache: new DefinitionsCache(),
-    overrideSquasher: new OverrideSquasher(SQUASH_THRESHOLD),
+    // Called only after createSightline returned, so `ctx` is set by then.
+    overrideSquasher: new OverrideSquasher(SQUASH_THRESHOLD, (projectId) => squashAllPersonOverrides(ctx, projectId)),
     limits: Object.freeze({ ...DEFAULT_QUERY_LIMITS, ...queries.limits }),
     assertOpen() {
       if (closed) throw new ClosedError()

@@ -8,7 +8,7 @@ import type { SightlineDatabase } from '@sightline/core/storage'
 import type { EngineContext } from '../../../packages/core/src/context.js'
 import { rememberFailedSql } from '../../../packages/core/src/db/run.js'
 import { KeyedMutex } from '../../../packages/core/src/util/keyed-mutex.js'
-import { OverrideSquasher, SQUASH_THRESHOLD } from '../../../packages/core/src/ingest/squash-person-overrides.js'
+import { OverrideSquasher, SQUASH_THRESHOLD } from '../../../packages/core/src/ingest/override-squasher.js'
 import { DefinitionsCache } from '../../../packages/core/src/ingest/definitions-cache.js'
 import { DEFAULT_QUERY_LIMITS } from '../../../packages/core/src/query/execution/query-limits.js'
 import { ClosedError } from '../../../packages/core/src/errors.js'
@@ -38,7 +38,8 @@ export async function openTrendEngine(target: ConformanceTarget, clock: () => Da
     writeLocks: new KeyedMutex(),
     knownProjects: new Set(),
     definitionsCache: new DefinitionsCache(),
-    overrideSquasher: new OverrideSquasher(SQUASH_THRESHOLD),
+    // These engines capture no merges that reach the threshold; a squash would need the context.
+    overrideSquasher: new OverrideSquasher(SQUASH_THRESHOLD, async () => {}),
     // The reference properties compare answers of any size; the budgets have tests of their own (test/hostile).
     limits: { ...DEFAULT_QUERY_LIMITS, maxBucketsPerSeries: 1_000_000, maxCells: 10_000_000, maxBreakdownCells: 10_000_000, maxResponseBytes: 2 ** 30 },
     assertOpen() {

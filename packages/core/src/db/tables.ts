@@ -355,7 +355,7 @@ export interface CohortsTable {
   project_id: number
   name: string | null
   description: string
-  /** PostHog's legacy `groups`, stored and echoed, never evaluated. */
+  /** PostHog's legacy `groups`: evaluated when `filters` holds no criterion, as PostHog's `Cohort.properties` reads them. */
   groups: Json<unknown[]>
   /** `{ properties: { type, values } }`: the criteria of a dynamic cohort. */
   filters: Json<Record<string, unknown>>

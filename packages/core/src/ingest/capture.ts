@@ -89,7 +89,7 @@ export async function capture(ctx: EngineContext, projectId: number, input: unkn
   )
   // Only now, after the commit: a rolled-back write must not be remembered as written.
   ctx.definitionsCache.remember(definitionsWritten, nowMs)
-  ctx.overrideSquasher.added(ctx, projectId, overrides)
+  ctx.overrideSquasher.added(projectId, overrides)
   return result
 }
 

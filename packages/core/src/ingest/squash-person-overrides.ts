@@ -6,13 +6,6 @@ import { chunk } from '../util/chunk.js'
 /** Overrides folded into the events per call: bounds one write's work and how long it holds the project's write lock. */
 export const SQUASH_BATCH = 5000
 
-/**
- * Overrides a project's captures write before a background squash. Reads
- * join the overrides to every event, so they must stay few; a squash scans
- * the project's events, so it must not run for every merge.
- */
-export const SQUASH_THRESHOLD = 1000
-
 /** Rows per UPDATE: each one scans the project's events once where the database has no index for it (DuckDB). */
 const ROWS_PER_UPDATE = 1000
 
@@ -62,38 +55,5 @@ export async function squashAllPersonOverrides(ctx: EngineContext, projectId: nu
     const folded = await squashPersonOverrides(ctx, projectId)
     total += folded
     if (folded < SQUASH_BATCH) return total
-  }
-}
-
-/**
- * When to squash in the background: after captures of this engine wrote
- * `threshold` overrides for a project since its last squash. Counting in
- * memory costs nothing per capture; another process's overrides are counted
- * by that process.
- */
-export class OverrideSquasher {
-  readonly #written = new Map<number, number>()
-  readonly #threshold: number
-
-  constructor(threshold: number) {
-    this.#threshold = threshold
-  }
-
-  /**
-   * Notes overrides a committed write added; once the project's count
-   * reaches the threshold, queues a squash behind the project's writes (so
-   * `close` waits for it). A failed squash only leaves the overrides in
-   * place, which reads stay correct with: the count is kept and the next
-   * write tries again.
-   */
-  added(ctx: EngineContext, projectId: number, count: number): void {
-    if (count === 0) return
-    const total = (this.#written.get(projectId) ?? 0) + count
-    if (total < this.#threshold) {
-      this.#written.set(projectId, total)
-      return
-    }
-    this.#written.delete(projectId)
-    squashAllPersonOverrides(ctx, projectId).catch(() => this.#written.set(projectId, (this.#written.get(projectId) ?? 0) + total))
   }
 }

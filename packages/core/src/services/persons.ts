@@ -89,7 +89,7 @@ export function personsService(ctx: EngineContext) {
           store.update(person, { set: p.properties ?? {}, setOnce: {}, unset: [] })
           return store.flush()
         })
-        ctx.overrideSquasher.added(ctx, projectId, overrides)
+        ctx.overrideSquasher.added(projectId, overrides)
         return (await get(projectId, first))!
       })
     },

@@ -8,8 +8,9 @@ import { compilePropertyFilters } from '../filters/compile-property-filters.js'
 import type { PropertyCondition, PropertyFilters, PropertyGroup } from '../filters/property-filters.js'
 import type { BehavioralNode, Behavior, CohortEntity, CountComparison, RelativeSpan } from './behavioral-criterion.js'
 import { windowStart } from './behavioral-window.js'
-import type { CohortScope } from './cohort-membership.js'
+import type { CohortScope } from './cohort-scope.js'
 import type { CohortCatalog } from './load-cohorts.js'
+import { personOverrideJoin, personUuidOf } from '../scope/event-scope.js'
 
 type Bool = Expression<SqlBool>
 type Path = ReadonlyArray<string | number>
@@ -130,7 +131,8 @@ function explicitSince(text: string, path: Path, c: BehaviorCompiling): number {
  */
 function eventRows(entity: CohortEntity, eventFilters: PropertyFilters | null, path: Path, c: BehaviorCompiling, bounds: (ts: Ts) => Bool[]): RawBuilder<unknown> {
   const n = c.alias()
-  const [e, pdi, pp] = [sql.raw(`ce${n}`), sql.raw(`cpdi${n}`), sql.raw(`cpp${n}`)]
+  const [e, pp] = [sql.raw(`ce${n}`), sql.raw(`cpp${n}`)]
+  const person = personUuidOf(`ce${n}`, `cov${n}`)
   const action = entity.type === 'actions' ? c.catalog.actions.get(entity.actionId) : undefined
   const filters = [...(action?.steps ?? []).map((s) => s.properties), eventFilters]
   const withPerson = filters.some((f) => f !== null && readsPerson(f))
@@ -139,16 +141,17 @@ function eventRows(entity: CohortEntity, eventFilters: PropertyFilters | null, p
     eventName: sql<string>`${e}.event`,
     elementsChain: sql<string>`${e}.elements_chain`,
     ...(withPerson ? { person: sql`${pp}.properties` } : {}),
-    cohort: (id: number) => c.inCohort(sql`${pdi}.person_uuid`, id),
+    cohort: (id: number) => c.inCohort(person, id),
     hooks: c.scope.hooks,
   }
   const parts: Bool[] = [sql<SqlBool>`${e}.project_id = ${c.scope.projectId}`, ...bounds(sql`${e}.timestamp`)]
   if (entity.type === 'events') parts.push(sql<SqlBool>`${e}.event = ${entity.event}`)
   else parts.push(action ? below([...path, 'key'], 0, () => compileActionCondition(action, sources)) : FALSE)
   if (eventFilters) parts.push(below([...path, 'event_filters'], 1, () => compilePropertyFilters(eventFilters, sources)))
-  const personJoin = withPerson ? sql`left join persons as ${pp} on ${pp}.project_id = ${e}.project_id and ${pp}.uuid = ${pdi}.person_uuid` : sql``
-  return sql`select ${pdi}.person_uuid as person_uuid, ${e}.timestamp as ts from events as ${e}
-    inner join person_distinct_ids as ${pdi} on ${pdi}.project_id = ${e}.project_id and ${pdi}.distinct_id = ${e}.distinct_id ${personJoin}
+  parts.push(sql<SqlBool>`${person} is not null`)
+  const personJoin = withPerson ? sql`left join persons as ${pp} on ${pp}.project_id = ${e}.project_id and ${pp}.uuid = ${person}` : sql``
+  return sql`select ${person} as person_uuid, ${e}.timestamp as ts from events as ${e}
+    ${personOverrideJoin(`ce${n}`, `cov${n}`)} ${personJoin}
     where ${and(parts)}`
 }
 

@@ -1,21 +1,13 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import { ValidationError } from '../../errors.js'
-import type { SqlHooks } from '../../storage.js'
 import { compilePropertyFilters, type PropertyFilterSources } from '../filters/compile-property-filters.js'
 import { below, performers, type BehaviorCompiling } from './behavior-sql.js'
 import type { CohortNode } from './cohort-criteria.js'
 import { hasPendingNegation } from './pending-negation.js'
 import type { CohortCatalog } from './load-cohorts.js'
+import type { CohortScope } from './cohort-scope.js'
 
-/** Where a cohort's membership is asked from. */
-export interface CohortScope {
-  /** The person of the row being filtered: a person uuid, or any text that is none (a personless distinct id). */
-  readonly personId: Expression<string>
-  readonly projectId: number
-  /** "Now" of behavioral criteria: the engine clock. */
-  readonly now: Date
-  readonly hooks: SqlHooks
-}
+export type { CohortScope } from './cohort-scope.js'
 
 type Bool = Expression<SqlBool>
 interface Compiling {

@@ -43,10 +43,21 @@ const GROUP_INDEXES = [0, 1, 2, 3, 4] as const
  * `person_distinct_ids`, without joining that table to every event: the
  * overrides are few (`squashPersonOverrides` empties them into the events).
  */
-export const PERSON_UUID: Expression<string | null> = sql<string | null>`coalesce(ov.person_id, e.person_id)`
+export const PERSON_UUID: Expression<string | null> = personUuidOf('e', 'ov')
 
 /** The join that `PERSON_UUID` reads (alias `ov`), on events aliased `e`. */
-export const PERSON_OVERRIDE_JOIN: RawBuilder<unknown> = sql`left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id`
+export const PERSON_OVERRIDE_JOIN: RawBuilder<unknown> = personOverrideJoin('e', 'ov')
+
+/** `PERSON_UUID` of events aliased `events`, reading the overrides joined as `overrides` by `personOverrideJoin`. */
+export function personUuidOf(events: string, overrides: string): Expression<string | null> {
+  return sql<string | null>`coalesce(${sql.ref(`${overrides}.person_id`)}, ${sql.ref(`${events}.person_id`)})`
+}
+
+/** `PERSON_OVERRIDE_JOIN` for other aliases (a query that reads events twice). */
+export function personOverrideJoin(events: string, overrides: string): RawBuilder<unknown> {
+  const [e, ov] = [sql.raw(events), sql.raw(overrides)]
+  return sql`left join person_distinct_id_overrides as ${ov} on ${ov}.project_id = ${e}.project_id and ${ov}.distinct_id = ${e}.distinct_id`
+}
 
 /**
  * The person of a scoped event: its person's uuid, or for a personless event
