@@ -58,7 +58,7 @@ export async function prepareQueryExtensions(ctx: EngineContext, project: QueryP
   const cohortIds = await runStorage('list cohorts', () =>
     ctx.db.selectFrom('cohorts').select('id').where('project_id', '=', projectId).where('deleted', '=', false).execute(),
   )
-  const catalog = await loadCohorts(ctx, projectId, cohortIds.map((r) => r.id))
+  const catalog = await loadCohorts(ctx, projectId, cohortIds.map((r) => r.id), { timeZone: project.timezone, weekStartDay: project.weekStartDay })
   const cohortScope: CohortScope = { personId: PERSON_ID, projectId, now: ctx.clock(), hooks: ctx.adapter.sql }
   await loadHogqlParser()
   const hogqlScope: HogqlScope = {

@@ -42,8 +42,14 @@ export const LOOP_MESSAGE = 'Cohorts cannot reference other cohorts in a loop.'
  * filter's path. Throws `ValidationError` when the cohorts reference each
  * other in a loop.
  */
-export function loadCohorts(ctx: EngineContext, projectId: number, ids: ReadonlyArray<number>): Promise<CohortCatalog> {
-  return buildCatalog(ctx, projectId, ids, new Map(), ['properties'])
+export function loadCohorts(ctx: EngineContext, projectId: number, ids: ReadonlyArray<number>, zone?: ProjectZone): Promise<CohortCatalog> {
+  return buildCatalog(ctx, projectId, ids, new Map(), ['properties'], zone)
+}
+
+/** The project's time zone and week start, when the caller has read them already (spares a read per analysis). */
+export interface ProjectZone {
+  readonly timeZone: string
+  readonly weekStartDay: 0 | 1
 }
 
 /**
@@ -56,6 +62,7 @@ export async function buildCatalog(
   ids: ReadonlyArray<number>,
   overrides: ReadonlyMap<number, CohortDefinition>,
   loopPath: ReadonlyArray<string | number>,
+  zone?: ProjectZone,
 ): Promise<CohortCatalog> {
   const cohorts = new Map(overrides)
   const actions = new Map<number, ActionDefinition>()
@@ -75,6 +82,7 @@ export async function buildCatalog(
     for (const def of cohorts.values()) pending.push(...dependencies(def, actions).filter((id) => !tried.has(id)))
   }
   checkLoops([...overrides.keys(), ...ids], cohorts, actions, loopPath)
+  if (zone) return { projectId, ...zone, cohorts, actions }
   const project = Number.isSafeInteger(projectId)
     ? await runStorage('read project zone', () => ctx.db.selectFrom('projects').select(['timezone', 'week_start_day']).where('id', '=', projectId).executeTakeFirst())
     : undefined
