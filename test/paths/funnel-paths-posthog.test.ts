@@ -11,6 +11,8 @@ import { targets } from '../filters/filter-db.js'
 import { dataset, ev } from '../reference/funnel-example-builders.js'
 import type { RefEvent } from '../reference/ref-dataset.js'
 import { loadedProject } from '../funnels/support/loaded-project.js'
+import { toRefDataset } from '../reference/funnel-dataset.js'
+import { referenceFunnelPaths } from '../reference/funnel-path-reference.js'
 
 /**
  * user_0..4: step one 00:00, between_step_1_a 00:01, _b 00:02, _c 00:03, step two 00:04, step three 00:05.
@@ -39,57 +41,57 @@ const DATA = {
   events: [{ id: 'step one', order: 0 }, { id: 'step two', order: 1 }, { id: 'step three', order: 2 }],
 }
 
+const edge = (source: string, target: string, value: number, average_conversion_time: number) => ({ source, target, value, average_conversion_time })
+// user_0..14 (15) reached step two; up to it, and between step one (00:00, their first event) and it, the same:
+// 15 through between_step_1_a and _b; user_5..14 (10) then step two, user_0..4 (5) between_step_1_c then step two.
+const UP_TO_STEP_TWO = [
+  edge('1_step one', '2_between_step_1_a', 15, 60000),
+  edge('2_between_step_1_a', '3_between_step_1_b', 15, 60000),
+  edge('3_between_step_1_b', '4_step two', 10, 60000),
+  edge('3_between_step_1_b', '4_between_step_1_c', 5, 60000),
+  edge('4_between_step_1_c', '5_step two', 5, 60000),
+]
+
+/** PostHog's expected edges by "<funnel_paths> <funnel_step>". */
+const EXPECTED: Record<string, ReturnType<typeof edge>[]> = {
+  // user_15..34 (20) stopped at step one (00:00); their events from then on; step branch for the 10 even ones.
+  'funnel_path_after_step -2': [
+    edge('1_step one', '2_step dropoff1', 20, 60000),
+    edge('2_step dropoff1', '3_step dropoff2', 20, 60000),
+    edge('3_step dropoff2', '4_step branch', 10, 60000),
+  ],
+  // user_5..14 (10) from step two at 00:03: between_step_2_a (+80 s), _b (+80 s); user_0..4 (5) from 00:04: step three (+60 s).
+  'funnel_path_after_step 2': [
+    edge('1_step two', '2_between_step_2_a', 10, 80000),
+    edge('2_between_step_2_a', '3_between_step_2_b', 10, 80000),
+    edge('1_step two', '2_step three', 5, 60000),
+  ],
+  // user_5..14 (10) stopped at step two (00:03); events up to 00:03 + 7 days: all six, the first five kept (step_limit 5).
+  'funnel_path_before_step -3': [
+    edge('1_step one', '2_between_step_1_a', 10, 60000),
+    edge('2_between_step_1_a', '3_between_step_1_b', 10, 60000),
+    edge('3_between_step_1_b', '4_step two', 10, 60000),
+    edge('4_step two', '5_between_step_2_a', 10, 80000),
+  ],
+  'funnel_path_before_step 2': UP_TO_STEP_TWO,
+  'funnel_path_between_steps 2': UP_TO_STEP_TWO,
+}
+
+describe("PostHog's funnel paths examples on the reference", () => {
+  it.each(Object.keys(EXPECTED))('%s', async (name) => {
+    const [type, funnelStep] = name.split(' ')
+    const { insight: _, ...paths } = DATA
+    const params = { ...paths, funnel_paths: type, funnel_filter: { ...DATA, funnel_step: Number(funnelStep) } }
+    expect(await referenceFunnelPaths(params as never, toRefDataset(multipleDropoffs()))).toEqual(EXPECTED[name])
+  })
+})
+
 describe.each(targets)("PostHog's funnel paths examples on $name", (target) => {
   const project = loadedProject(target, multipleDropoffs())
-
-  const run = async (type: string, funnelStep: number) => {
+  it.each(Object.keys(EXPECTED))('%s', async (name) => {
+    const [type, funnelStep] = name.split(' ')
     const { insight: _, ...paths } = DATA
-    const { result } = await project().engine.sightline.query.paths(project().projectId, { ...paths, funnel_paths: type, funnel_filter: { ...DATA, funnel_step: funnelStep } } as never)
-    return result.map((e) => ({ source: e.source, target: e.target, value: e.value, average_conversion_time: e.average_conversion_time }))
-  }
-  const edge = (source: string, target: string, value: number, average_conversion_time: number) => ({ source, target, value, average_conversion_time })
-
-  it('after the drop-off before step two (funnel_step -2)', async () => {
-    // user_15..34 (20) stopped at step one (00:00); their events from then on; step branch for the 10 even ones.
-    expect(await run('funnel_path_after_step', -2)).toEqual([
-      edge('1_step one', '2_step dropoff1', 20, 60000),
-      edge('2_step dropoff1', '3_step dropoff2', 20, 60000),
-      edge('3_step dropoff2', '4_step branch', 10, 60000),
-    ])
-  })
-
-  it('after step two (funnel_step 2)', async () => {
-    // user_5..14 (10) from step two at 00:03: between_step_2_a (+80 s), _b (+80 s); user_0..4 (5) from 00:04: step three (+60 s).
-    expect(await run('funnel_path_after_step', 2)).toEqual([
-      edge('1_step two', '2_between_step_2_a', 10, 80000),
-      edge('2_between_step_2_a', '3_between_step_2_b', 10, 80000),
-      edge('1_step two', '2_step three', 5, 60000),
-    ])
-  })
-
-  it('before the drop-off before step three (funnel_step -3), up to a window past step two', async () => {
-    // user_5..14 (10) stopped at step two (00:03); events up to 00:03 + 7 days: all six, the first five kept (step_limit 5).
-    expect(await run('funnel_path_before_step', -3)).toEqual([
-      edge('1_step one', '2_between_step_1_a', 10, 60000),
-      edge('2_between_step_1_a', '3_between_step_1_b', 10, 60000),
-      edge('3_between_step_1_b', '4_step two', 10, 60000),
-      edge('4_step two', '5_between_step_2_a', 10, 80000),
-    ])
-  })
-
-  // user_0..14 (15) reached step two; up to it, and between step one (00:00, their first event) and it, the same:
-  // 15 through between_step_1_a and _b; user_5..14 (10) then step two, user_0..4 (5) between_step_1_c then step two.
-  const upToStepTwo = [
-    edge('1_step one', '2_between_step_1_a', 15, 60000),
-    edge('2_between_step_1_a', '3_between_step_1_b', 15, 60000),
-    edge('3_between_step_1_b', '4_step two', 10, 60000),
-    edge('3_between_step_1_b', '4_between_step_1_c', 5, 60000),
-    edge('4_between_step_1_c', '5_step two', 5, 60000),
-  ]
-  it('before step two (funnel_step 2)', async () => {
-    expect(await run('funnel_path_before_step', 2)).toEqual(upToStepTwo)
-  })
-  it('between steps one and two (funnel_step 2)', async () => {
-    expect(await run('funnel_path_between_steps', 2)).toEqual(upToStepTwo)
+    const { result } = await project().engine.sightline.query.paths(project().projectId, { ...paths, funnel_paths: type, funnel_filter: { ...DATA, funnel_step: Number(funnelStep) } } as never)
+    expect(result.map((e) => ({ source: e.source, target: e.target, value: e.value, average_conversion_time: e.average_conversion_time }))).toEqual(EXPECTED[name])
   })
 })

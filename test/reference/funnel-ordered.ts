@@ -8,6 +8,8 @@ export interface TargetResult {
   readonly reached: number
   /** Seconds from each step of the reported path to the next (`timings[i-1]`: step i-1 -> i). */
   readonly timings: ReadonlyArray<number>
+  /** The reported path's step times, epoch microseconds (`times[i]`: step i); empty when not in the funnel. */
+  readonly times: ReadonlyArray<number>
 }
 
 /** A partial path: its step-0 time, whether an exclusion hit it, its step times and event uuids. */
@@ -74,7 +76,7 @@ export function orderedFunnel(run: FunnelRun, n: number, windowMicros: number, s
     if (entered[n]) break
   }
 
-  if (best.path.excluded) return { reached: -1, timings: [] }
+  if (best.path.excluded) return { reached: -1, timings: [], times: [] }
   const times = best.path.times
-  return { reached: best.k - 1, timings: times.slice(1).map((t, i) => (t - times[i]!) / 1_000_000) }
+  return { reached: best.k - 1, timings: times.slice(1).map((t, i) => (t - times[i]!) / 1_000_000), times }
 }

@@ -112,6 +112,24 @@ export async function referenceFunnel(params: Record<string, unknown>, data: Fun
   return unboxLegacyBreakdown(params, stepsResult(spec, data, outcomes))
 }
 
+/**
+ * The steps view's runs before they are counted: each target (`person:<id>`,
+ * `distinct:<id>` for a personless distinct id, `group:<key>`, `hogql:<text>`)
+ * with its breakdown value and what its run reports (furthest step, step
+ * times). For the people behind a step (funnel paths).
+ */
+export async function referenceFunnelRuns(params: Record<string, unknown>, data: FunnelRefDataset): Promise<Array<{ target: string; value: unknown; result: TargetResult }>> {
+  const spec = readFunnelParams({ ...params, funnel_viz_type: 'steps' }, data)
+  const range = await resolveDateRange(
+    { dateFrom: spec.dateFrom, dateTo: spec.dateTo, explicitDate: spec.explicitDate, interval: spec.interval },
+    { timezone: data.project.timezone, weekStartDay: data.project.weekStartDay, now: data.now, earliestEvent: async () => earliestEvent(data) },
+  )
+  const n = spec.steps.length
+  return [...targetEvents(spec, data, range, n).entries()].flatMap(([target, events]) =>
+    attributionRuns(spec, events).map((run) => ({ target, value: run.value, result: runFunnel(spec, run, n) })),
+  )
+}
+
 const runFunnel = (spec: FunnelSpec, run: FunnelRun, n: number): TargetResult =>
   spec.orderType === 'unordered' ? unorderedFunnel(run, n, spec.windowMicros) : orderedFunnel(run, n, spec.windowMicros, spec.orderType === 'strict')
 

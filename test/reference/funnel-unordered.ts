@@ -90,5 +90,5 @@ export function unorderedFunnel(run: FunnelRun, n: number, windowMicros: number)
     if (i === events.length - 1) record()
   }
   const times = best.times
-  return { reached: best.k - 1, timings: times.slice(1).map((t, i) => (t - times[i]!) / 1_000_000) }
+  return { reached: best.k - 1, timings: times.slice(1).map((t, i) => (t - times[i]!) / 1_000_000), times }
 }

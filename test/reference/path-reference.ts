@@ -4,7 +4,7 @@
  * `validate_results` and `to_actors_query` compute them.
  */
 import type { RefDataset } from './ref-dataset.js'
-import { referencePathSessions, type RefPathsParams, type RefSessionPath } from './path-sessions.js'
+import { referencePathSessions, type RefPathOptions, type RefPathsParams, type RefSessionPath } from './path-sessions.js'
 
 export interface RefEdge {
   source: string
@@ -22,8 +22,8 @@ export function codePointCompare(a: string, b: string): number {
 }
 
 /** `{result}` of a paths request: edges by count, weights, limit, then only those reachable from a `1_` node. */
-export async function referencePaths(p: RefPathsParams, data: RefDataset): Promise<RefEdge[]> {
-  const sessions = await referencePathSessions(p, data)
+export async function referencePaths(p: RefPathsParams, data: RefDataset, options: RefPathOptions = {}): Promise<RefEdge[]> {
+  const sessions = await referencePathSessions(p, data, options)
   const edges = new Map<string, { source: string; target: string; count: number; sum: number }>()
   for (const { nodes } of sessions) {
     for (let j = 1; j < nodes.length; j++) {
@@ -61,8 +61,8 @@ export async function referencePaths(p: RefPathsParams, data: RefDataset): Promi
  * is that last node); otherwise `path_start_key` matches `last_path_key`
  * and `path_end_key` `path_key`. Persons with how many rows matched.
  */
-export async function referencePathActors(p: RefPathsParams, data: RefDataset): Promise<Map<string, number>> {
-  const sessions: RefSessionPath[] = await referencePathSessions(p, data)
+export async function referencePathActors(p: RefPathsParams, data: RefDataset, options: RefPathOptions = {}): Promise<Map<string, number>> {
+  const sessions: RefSessionPath[] = await referencePathSessions(p, data, options)
   const counts = new Map<string, number>()
   for (const { person, nodes } of sessions) {
     const dropoff = `${nodes.length}_${nodes[nodes.length - 1]!.name}`

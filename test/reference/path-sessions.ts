@@ -147,8 +147,17 @@ function cut(p: RefPathsParams, path: RefNode[]): RefNode[] | null {
   return path.slice(0, limit)
 }
 
+/** What funnel paths change (funnel-path-reference.ts): which persons' events count, and the gap that starts a session. */
+export interface RefPathOptions {
+  /** Whether the event of this person (RefPathSession.person) at this time counts; all by default. */
+  readonly keep?: (person: string, micros: number) => boolean
+  /** Default 30 minutes. */
+  readonly sessionGapMicros?: number
+}
+
 /** Every kept session path, persons in first-seen order, sessions in time order. */
-export async function referencePathSessions(p: RefPathsParams, data: RefDataset): Promise<RefSessionPath[]> {
+export async function referencePathSessions(p: RefPathsParams, data: RefDataset, options: RefPathOptions = {}): Promise<RefSessionPath[]> {
+  const gap = options.sessionGapMicros ?? SESSION_GAP
   const rows = data.events.map((e) => ({ e, micros: parseTimestamp(e.timestamp)!, uuid: stableUuid(e.uuid) }))
   let earliest: number | null = null
   for (const r of rows) if (r.micros > Date.UTC(2015, 0, 1) * 1000 && (earliest === null || r.micros < earliest)) earliest = r.micros
@@ -170,6 +179,7 @@ export async function referencePathSessions(p: RefPathsParams, data: RefDataset)
     const name = finalName(p, e, rules)
     if ((p.include_event_types ?? []).length > 0 && (p.exclude_events ?? []).includes(name)) continue
     const id = person?.id ?? e.distinct_id
+    if (options.keep && !options.keep(id, micros)) continue
     byPerson.set(id, [...(byPerson.get(id) ?? []), { name, micros, uuid }])
   }
   const out: RefSessionPath[] = []
@@ -177,7 +187,7 @@ export async function referencePathSessions(p: RefPathsParams, data: RefDataset)
     events.sort((a, b) => a.micros - b.micros || (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0))
     const sessions: RefNode[][] = []
     events.forEach((ev, i) => {
-      if (i === 0 || ev.micros - events[i - 1]!.micros >= SESSION_GAP) sessions.push([])
+      if (i === 0 || ev.micros - events[i - 1]!.micros >= gap) sessions.push([])
       sessions[sessions.length - 1]!.push({ name: ev.name, micros: ev.micros })
     })
     for (const session of sessions) {
