@@ -79,6 +79,21 @@ describe.each(targets)('funnel paths on $name', (target) => {
     ])
   })
 
+  it('lists the persons funnel_custom_steps names, timed by funnel_step', async () => {
+    // [1]: those whose furthest step is 1, p2 alone (p1 reached 2); funnel_step 1 times them at signup (10:01):
+    // p2's five nodes, as after its drop-off above. [2] is p1 from signup: signup, pricing, buy, thanks.
+    const steps = async (custom: number[]) => {
+      const { result } = await project().engine.sightline.query.paths(project().projectId, {
+        ...PATHS,
+        funnel_paths: 'funnel_path_after_step',
+        funnel_filter: { ...FUNNEL, funnel_step: 1, funnel_custom_steps: custom as [number] },
+      })
+      return result.map((e) => `${e.source}>${e.target}`)
+    }
+    expect(await steps([1])).toEqual(['1_signup>2_about', '2_about>3_docs', '3_docs>4_support', '4_support>5_leave'])
+    expect(await steps([2])).toEqual(['1_signup>2_pricing', '2_pricing>3_buy', '3_buy>4_thanks'])
+  })
+
   it("splits sessions at the funnel's window, not at 30 minutes", async () => {
     // funnel_step 1 lists p1 and p2, events from their signup (10:01). p2's gaps (1, 38, 30, 10 min) are all under
     // the one-hour window: one session signup, about, docs, support, leave (30-minute sessions would split it twice).
