@@ -89,6 +89,18 @@ export function peoplePageCases(target: ConformanceTarget): void {
       }
     })
 
+    test('funnel paths and their persons over GET, the funnel as JSON text', async () => {
+      // Before step 2 (pp_buy at 10:10) of pp-0, pp-1, pp-2: signup 10:00, view 10:05, buy 10:10; 3 each, 300 s apart.
+      const params = { ...RANGE, include_event_types: ['custom_event'], funnel_paths: 'funnel_path_before_step', funnel_filter: { ...FUNNEL, funnel_step: 2 } }
+      const paths = await live.call('GET', `/api/projects/${p}/insights/path/?${queryOf(params)}`)
+      expect(paths.body.result.map((e: { source: string; target: string; value: number }) => [e.source, e.target, e.value])).toEqual([
+        ['1_pp_signup', '2_pp_view', 3],
+        ['2_pp_view', '3_pp_buy', 3],
+      ])
+      const persons = await live.call('GET', `/api/projects/${p}/persons/path/?${queryOf({ ...params, path_end_key: '3_pp_buy' })}&cache_invalidation_key=k`)
+      expect([persons.status, ids(persons.body)]).toEqual([200, VIEWERS.slice(0, 3)])
+    })
+
     test('a limit of 0 is the default page on every people list', async () => {
       const zero = await live.call('GET', `/api/projects/${p}/persons/funnel/?${queryOf({ ...FUNNEL, funnel_step: 1 })}&limit=0`)
       expect([zero.status, zero.body.count, zero.body.results.length, zero.body.next]).toEqual([200, 5, 5, null])
