@@ -31,6 +31,7 @@ export type { Action, ActionStep, ActionStepInput, ActionStepMatching, ActionDef
 export type { Cohort, CohortCriterion, CohortCriteriaGroup, CohortFilters, CreateCohortInput, UpdateCohortInput } from './model/cohort.js'
 export type { PropertyFilters, PropertyCondition, PropertyGroup, PropertyFilterValue } from './query/filters/property-filters.js'
 // The analyses of `sightline.query`: parameters (PostHog's legacy filters) and results (PostHog's shapes).
+// The HTTP adapter's OpenAPI document is generated from these types (packages/http-adapter/scripts/analysis-schemas.ts): after changing one, regenerate (its test says so).
 export type { SightlineQuery } from './services/query.js'
 export type { QueryControlParams } from './query/analysis/analysis-params.js'
 export type { EntityParams, SeriesParams, PropertiesParam } from './query/series/series.js'

@@ -1,5 +1,6 @@
 import { JsonSchema, Schema, SchemaRepresentation, type SchemaAST } from 'effect'
-import type { Route } from './route.js'
+import type { CoreSchema, Route } from './route.js'
+import { ANALYSIS_SCHEMAS } from './wire/analysis-schemas.generated.js'
 import { ErrorBody } from './wire/common.js'
 
 type Json = Record<string, unknown>
@@ -41,16 +42,20 @@ export function openApiDocument(routes: ReadonlyArray<Route>, basePath: string, 
   }
   add(ErrorBody)
   for (const r of routes) {
-    if (Schema.isSchema(r.body)) add(r.body)
+    // An analysis' body is documented by its parameters' type (`params`), not by the record it is decoded as.
+    if (Schema.isSchema(r.body) && !r.params) add(r.body)
     if (r.documentedBody) add(r.documentedBody)
-    for (const s of Object.values(r.responses)) if (s) add(s)
+    for (const s of Object.values(r.responses)) if (s && Schema.isSchema(s)) add(s)
     for (const q of r.query ?? []) add(q.schema)
   }
 
   // The schemas describe the wire as it is (JSON in, JSON out): compiled as they are, not through a JSON codec.
   const asts = schemas.map((s) => s.ast) as unknown as [SchemaAST.AST, ...SchemaAST.AST[]]
   const multi = JsonSchema.toMultiDocumentOpenApi3_1(SchemaRepresentation.toJsonSchemaMultiDocument(SchemaRepresentation.toRepresentations(asts)))
-  const jsonOf = (s: Schema.Top) => multi.schemas[indexOf.get(s)!] as Json
+  const jsonOf = (s: Schema.Top | CoreSchema): Json => (Schema.isSchema(s) ? (multi.schemas[indexOf.get(s)!] as Json) : { $ref: `${COMPONENTS}${s.core}` })
+  for (const name of Object.keys(ANALYSIS_SCHEMAS)) {
+    if (name in multi.definitions) throw new Error(`two schemas are named ${name}: one generated from core's types, one in wire/`)
+  }
   const errorContent = { 'application/json': { schema: jsonOf(ErrorBody) } }
 
   const paths: Record<string, Record<string, Json>> = {}
@@ -64,7 +69,11 @@ export function openApiDocument(routes: ReadonlyArray<Route>, basePath: string, 
       // A `\d+` segment is an integer id (the interface's `id`); other constraints are patterns.
       schema: m[2] === undefined ? { type: 'string' } : m[2] === '\\d+' ? { type: 'integer', minimum: 0 } : { type: 'string', pattern: `^(?:${m[2]})$` },
     }))
-    const queryParams = (r.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, description: q.description, schema: jsonOf(q.schema) }))
+    const queryParams: Json[] = (r.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, description: q.description, schema: jsonOf(q.schema) }))
+    if (r.params && r.method === 'GET') {
+      const named = new Set(queryParams.map((q) => q.name))
+      queryParams.push(...paramsInQuery(r.params).filter((q) => !named.has(q.name)))
+    }
     const formats = r.formats ?? ['json']
     // A route that takes `format=csv` only to refuse it (cancel, timing: nothing tabular) declares that 400 in `errors`; it answers JSON only.
     const csvAnswers = formats.includes('csv') && r.errors?.[400] === undefined
@@ -85,7 +94,7 @@ export function openApiDocument(routes: ReadonlyArray<Route>, basePath: string, 
       responses[String(status)] = { description, content: errorContent }
     }
     const requestBody = Schema.isSchema(r.body)
-      ? { required: r.method === 'POST', content: { 'application/json': { schema: jsonOf(r.body) } } }
+      ? { required: r.method === 'POST', content: { 'application/json': { schema: jsonOf(r.params ?? r.body) } } }
       : r.documentedBody
         ? { required: false, content: { 'application/json': { schema: jsonOf(r.documentedBody) }, 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { data: { type: 'string', description: 'The payload, base64-encoded.' } } } } } }
         : undefined
@@ -110,7 +119,7 @@ export function openApiDocument(routes: ReadonlyArray<Route>, basePath: string, 
     },
     paths,
     components: {
-      schemas: multi.definitions,
+      schemas: { ...multi.definitions, ...ANALYSIS_SCHEMAS },
       securitySchemes: {
         PersonalAPIKey: {
           type: 'http',
@@ -120,4 +129,41 @@ export function openApiDocument(routes: ReadonlyArray<Route>, basePath: string, 
       },
     },
   }
+}
+
+const COMPONENTS = '#/components/schemas/'
+
+/** A value sent as it is in a query string (form style); others are JSON text (`events=[{"id":"$pageview"}]`). */
+const isScalar = (s: Json): boolean => {
+  const types = Array.isArray(s.type) ? s.type : [s.type]
+  return s.$ref === undefined && s.anyOf === undefined && types.every((t) => t === 'string' || t === 'number' || t === 'boolean' || t === 'null')
+}
+
+/**
+ * An analysis' parameters as query parameters (PostHog's GET): one per key of
+ * its type (of any member of a union), required when every member requires
+ * it. Values that are lists or objects are JSON text (`content`), others plain.
+ */
+function paramsInQuery(params: CoreSchema): Json[] {
+  const root = ANALYSIS_SCHEMAS[params.core] as Json
+  const members = (root.anyOf as Json[] | undefined) ?? [root]
+  const found = new Map<string, { schema: Json; required: boolean }>()
+  for (const member of members) {
+    const required = new Set((member.required as string[] | undefined) ?? [])
+    for (const [name, schema] of Object.entries((member.properties ?? {}) as Record<string, Json>)) {
+      const seen = found.get(name)
+      found.set(name, { schema: seen?.schema ?? schema, required: (seen?.required ?? true) && required.has(name) })
+    }
+  }
+  for (const name of found.keys()) if (members.some((m) => !((m.properties ?? {}) as Json)[name])) found.get(name)!.required = false
+  return [...found].map(([name, { schema, required }]) => {
+    const { description, ...bare } = schema
+    return {
+      name,
+      in: 'query',
+      required,
+      description: description ?? '',
+      ...(isScalar(bare) ? { schema: bare } : { content: { 'application/json': { schema: bare } } }),
+    }
+  })
 }

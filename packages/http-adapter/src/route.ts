@@ -3,6 +3,7 @@ import type { Schema } from 'effect'
 import type { Principal } from './auth.js'
 import type { ResolvedOptions } from './options.js'
 import type { Method } from './router.js'
+import type { AnalysisSchemaName } from './wire/analysis-schemas.generated.js'
 
 /** Who may call an endpoint. */
 export type Access =
@@ -35,6 +36,17 @@ export interface RouteContext<B> {
   readonly options: ResolvedOptions
 }
 
+/**
+ * A schema generated from one of core's analysis types (scripts/analysis-schemas.ts
+ * writes wire/analysis-schemas.generated.ts), for the document only: the
+ * analysis checks what it is sent itself.
+ */
+export interface CoreSchema {
+  readonly core: AnalysisSchemaName
+}
+
+export const coreSchema = (name: AnalysisSchemaName): CoreSchema => Object.freeze({ core: name })
+
 interface EndpointCommon {
   readonly summary: string
   readonly tag: string
@@ -44,7 +56,13 @@ interface EndpointCommon {
    * Success statuses and their body schemas (null: no body), or a refusal the
    * endpoint always answers (an insight's DELETE: 405, no body). Error answers are documented for all.
    */
-  readonly responses: Readonly<Record<number, Schema.Top | null>>
+  readonly responses: Readonly<Record<number, Schema.Top | CoreSchema | null>>
+  /**
+   * An analysis' parameters, for the document: a POST's JSON body, a GET's
+   * query parameters (one per key, JSON values as their text). The endpoint
+   * still decodes `body` (an analysis takes the JSON as it came).
+   */
+  readonly params?: CoreSchema
   /** Formats `?format=` may ask for; the first is the default. Default `['json']`. */
   readonly formats?: ReadonlyArray<'json' | 'csv'>
   /** PostHog's capture CORS: answers preflights and echoes the Origin. */

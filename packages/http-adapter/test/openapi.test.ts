@@ -10,7 +10,10 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void
 
 interface Doc {
   openapi: string
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }>; security: unknown[] }>>
+  paths: Record<
+    string,
+    Record<string, { parameters: Array<{ name: string; in: string; schema?: object; content?: Record<string, { schema: object }> }>; responses: Record<string, { content?: Record<string, { schema: object }> }>; security: unknown[] }>
+  >
   components: { schemas: Record<string, object> }
 }
 
@@ -74,6 +77,20 @@ describe('the OpenAPI document', () => {
     }
     expect(ajv.compile({ $ref: '#/components/schemas/Project', components: doc.components })({ id: 1 })).toBe(false)
     expect(doc.paths['/sl/api/projects/{project_id}/event_definitions/{id}/']?.patch?.security).toEqual([{ PersonalAPIKey: ['event_definition:write'] }])
+    // OpenAPI 3.1's rules for parameters: unique by name and location; a schema or a content of one media type, not both.
+    for (const [template, operations] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const where = `${method} ${template}`
+        const keys = operation.parameters.map((p) => `${p.in} ${p.name}`)
+        expect(keys.filter((k, i) => keys.indexOf(k) !== i), where).toEqual([])
+        for (const p of operation.parameters) {
+          expect((p.schema === undefined) !== (p.content === undefined), `${where} ${p.name}`).toBe(true)
+          if (p.content) expect(Object.keys(p.content), `${where} ${p.name}`).toHaveLength(1)
+          const schema = p.schema ?? Object.values(p.content!)[0]!.schema
+          expect(() => ajv.compile({ ...schema, components: doc.components }), `${where} ${p.name}`).not.toThrow()
+        }
+      }
+    }
   })
 
   test('real answers of every operation match it, successes and errors', async () => {

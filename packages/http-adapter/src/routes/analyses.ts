@@ -4,8 +4,8 @@ import { analysisParamsOf } from '../internal/analysis-params.js'
 import { analysisCsvResponse, type AnalysisKind } from '../internal/csv-analyses.js'
 import { PEOPLE_URL_KEYS, peoplePage, type PeopleList } from '../internal/people-page.js'
 import { respond, respondPage } from '../internal/respond.js'
-import { endpoint, type RouteContext } from '../route.js'
-import { AnalysisParams, AnalysisPerson, AnalysisResponse } from '../wire/analysis.js'
+import { coreSchema, endpoint, type CoreSchema, type RouteContext } from '../route.js'
+import { AnalysisParams, AnalysisPerson } from '../wire/analysis.js'
 import { Paginated } from '../wire/common.js'
 import { CORRELATION_PEOPLE_QUERY, PEOPLE_QUERY } from './query.js'
 
@@ -34,6 +34,22 @@ const DESCRIBED: Record<Analysis, string> = {
   funnelCorrelation: 'which events and properties go with converting through a funnel (odds ratios)',
 }
 
+/** Each analysis' parameters and answer, as core's types state them (generated into the document). */
+const SCHEMAS: Record<Analysis, { readonly params: CoreSchema; readonly response: CoreSchema }> = {
+  funnel: { params: coreSchema('FunnelParams'), response: coreSchema('FunnelResponse') },
+  trend: { params: coreSchema('TrendParams'), response: coreSchema('TrendResponse') },
+  retention: { params: coreSchema('RetentionParams'), response: coreSchema('RetentionResponse') },
+  paths: { params: coreSchema('PathsParams'), response: coreSchema('PathsResponse') },
+  funnelCorrelation: { params: coreSchema('FunnelCorrelationParams'), response: coreSchema('FunnelCorrelationResponse') },
+}
+const PERSONS_PARAMS: Record<Persons, CoreSchema> = {
+  funnelPersons: coreSchema('FunnelPersonsParams'),
+  trendPersons: coreSchema('TrendPersonsParams'),
+  retentionPersons: coreSchema('RetentionPersonsParams'),
+  pathPersons: coreSchema('PathPersonsParams'),
+  funnelCorrelationPersons: coreSchema('FunnelCorrelationPersonsParams'),
+}
+
 /** Interface 4.2: every insight endpoint takes `format` (`json`, `csv`). */
 const FORMATS = ['json', 'csv'] as const
 
@@ -48,7 +64,8 @@ function postAnalysis(kind: Analysis) {
     tag: TAG,
     access: { scope: 'insight:read' },
     body: AnalysisParams,
-    responses: { 200: AnalysisResponse },
+    params: SCHEMAS[kind].params,
+    responses: { 200: SCHEMAS[kind].response },
     formats: FORMATS,
     errors: ANALYSIS_ERRORS,
     async handle(ctx) {
@@ -64,7 +81,8 @@ function getAnalysis(kind: Analysis) {
     summary: `Compute ${DESCRIBED[kind]} from the parameters in the query string (JSON values as text).`,
     tag: TAG,
     access: { scope: 'insight:read' },
-    responses: { 200: AnalysisResponse },
+    params: SCHEMAS[kind].params,
+    responses: { 200: SCHEMAS[kind].response },
     formats: FORMATS,
     errors: ANALYSIS_ERRORS,
     async handle(ctx) {
@@ -81,6 +99,7 @@ function persons(kind: Persons, what: string) {
     tag: 'persons',
     access: { scope: 'person:read' },
     query: kind === 'funnelCorrelationPersons' ? CORRELATION_PEOPLE_QUERY : PEOPLE_QUERY,
+    params: PERSONS_PARAMS[kind],
     responses: { 200: Paginated(AnalysisPerson, 'AnalysisPerson') },
     // `format=csv`: the page's persons as records (respond), as PostHog's exporter writes a persons modal.
     formats: FORMATS,
