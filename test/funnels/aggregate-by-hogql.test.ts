@@ -46,6 +46,17 @@ describe.each(targets)('funnels aggregated by a HogQL expression on $name', (tar
     expect(await counts({ ...FUNNEL, funnel_aggregate_by_hogql: 'distinct_id' })).toEqual([[3, null], [3, 900]])
   })
 
+  it('aggregates the trends and time-to-convert views by the expression too', async () => {
+    // Trends by day over 2024-03-04..06: on the 5th, 3 sessions entered (s1, s2, s3), 1 converted (s1): 33.33...%.
+    const trends = await runFunnel(project().engine.ctx, project().projectId, { ...BY_SESSION, date_from: '2024-03-04', date_to: '2024-03-06', funnel_viz_type: 'trends' })
+    const series = trends.result as Array<{ data: number[]; days: string[] }>
+    expect(series[0]!.days).toEqual(['2024-03-04', '2024-03-05', '2024-03-06'])
+    expect(series[0]!.data.map((v) => Math.round(v * 100) / 100)).toEqual([0, 33.33, 0])
+    // Time to convert: one sample, s1's 300 s.
+    const ttc = await runFunnel(project().engine.ctx, project().projectId, { ...BY_SESSION, funnel_viz_type: 'time_to_convert' })
+    expect((ttc.result as { average_conversion_time: number | null }).average_conversion_time).toBe(300)
+  })
+
   it("lists the targets' persons, each once", async () => {
     // Reached step 1: s1, s2 (a's) and s3 (b's): a once, b.
     expect(await people({ ...BY_SESSION, funnel_step: 1 })).toEqual({ count: 2, who: ['a', 'b'] })
