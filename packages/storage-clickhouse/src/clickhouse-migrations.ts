@@ -47,6 +47,8 @@ order by (project_id, toDate(timestamp), cityHash64(distinct_id), timestamp, uui
  * `strpos(text, part)`, 1-based, 0 when absent, is ClickHouse's `position`.
  */
 const FUNCTIONS = sql`create function if not exists strpos as (haystack, needle) -> position(haystack, needle)`
+/** `md5(text)` as Postgres and DuckDB spell it: the digest in lower-case hex (ClickHouse's `MD5` gives the 16 bytes). */
+const MD5 = sql`create function if not exists md5 as (text) -> lower(hex(MD5(text)))`
 
 /** The adapter's ClickHouse schema. Idempotent DDL: ClickHouse has no transactions to roll a half-run migration back. */
 export function clickhouseMigrations(executorOf: ExecutorOf): Record<string, Migration> {
@@ -60,6 +62,11 @@ export function clickhouseMigrations(executorOf: ExecutorOf): Record<string, Mig
     clickhouse_0002_functions: {
       async up(db) {
         await (await executorOf(db)).command(compileForClickHouse(FUNCTIONS).sql, {})
+      },
+    },
+    clickhouse_0003_md5: {
+      async up(db) {
+        await (await executorOf(db)).command(compileForClickHouse(MD5).sql, {})
       },
     },
   }

@@ -61,8 +61,8 @@ describe('ClickHouseQueryCompiler', () => {
   })
 
   it("spells raw casts to Postgres types ClickHouse lacks with ClickHouse's types", () => {
-    const q = sql`select cast(${'2026-01-01T00:00:00Z'} as timestamptz), cast(1 as float8), cast(2 as bigint)`.compile(offline())
-    expect(q.sql).toBe("select cast({p1:String} as DateTime64(6, 'UTC')), cast(1 as Float64), cast(2 as bigint)")
+    const q = sql`select cast(${'2026-01-01T00:00:00Z'} as timestamptz), cast(1 as float8), cast(2 as bigint), cast(md5(x) as uuid)`.compile(offline())
+    expect(q.sql).toBe("select cast({p1:String} as DateTime64(6, 'UTC')), cast(1 as Float64), cast(2 as bigint), cast(md5(x) as UUID)")
   })
 })
 

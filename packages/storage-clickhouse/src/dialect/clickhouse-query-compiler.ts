@@ -11,10 +11,12 @@ const REGEX_OPERATORS: Readonly<Record<string, { negated: boolean; flags: string
 }
 
 // Postgres type names core writes in raw casts that ClickHouse lacks or reads otherwise (its TIMESTAMP is DateTime, whole seconds).
-// The others core writes (text, varchar, bigint, integer, double precision, boolean, uuid, date) are ClickHouse aliases.
+// ClickHouse's type names are case-sensitive but for SQL's aliases: the others core writes (text, varchar, bigint,
+// integer, double precision, boolean, date) are such aliases; `uuid` is not.
 const RAW_CASTS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bas\s+timestamptz\b/gi, "as DateTime64(6, 'UTC')"],
   [/\bas\s+float8\b/gi, 'as Float64'],
+  [/\bas\s+uuid\b/gi, 'as UUID'],
 ]
 
 /**
