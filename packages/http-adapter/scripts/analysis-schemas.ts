@@ -28,6 +28,8 @@ export const ANALYSIS_ROOTS = [
   'RetentionParams', 'RetentionResponse', 'RetentionPersonsParams',
   'PathsParams', 'PathsResponse', 'PathPersonsParams',
   'FunnelCorrelationParams', 'FunnelCorrelationResponse', 'FunnelCorrelationPersonsParams',
+  // A person, personless distinct id or group of a persons list.
+  'TrendActor',
 ] as const
 
 /** Parameter roots are open: PostHog clients send keys an analysis does not read, which it ignores. */

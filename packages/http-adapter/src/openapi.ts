@@ -1,7 +1,7 @@
 import { JsonSchema, Schema, SchemaRepresentation, type SchemaAST } from 'effect'
 import type { CoreSchema, Route } from './route.js'
 import { ANALYSIS_SCHEMAS } from './wire/analysis-schemas.generated.js'
-import { ErrorBody } from './wire/common.js'
+import { ErrorBody, Paginated } from './wire/common.js'
 
 type Json = Record<string, unknown>
 
@@ -32,6 +32,12 @@ const AUTH_ERRORS: ReadonlyArray<[number, string]> = [
  * documented with no further step.
  */
 export function openApiDocument(routes: ReadonlyArray<Route>, basePath: string, version = '0.1.0'): Json {
+  // A page of a generated type: the list envelope of wire/, its items referring to the type (patched in below).
+  const envelopes = new Map<string, Schema.Top>()
+  const envelopeOf = (list: string): Schema.Top => {
+    if (!envelopes.has(list)) envelopes.set(list, Paginated(Schema.Unknown, list))
+    return envelopes.get(list)!
+  }
   const schemas: Schema.Top[] = [ErrorBody]
   const indexOf = new Map<Schema.Top, number>()
   const add = (s: Schema.Top) => {
@@ -45,14 +51,25 @@ export function openApiDocument(routes: ReadonlyArray<Route>, basePath: string, 
     // An analysis' body is documented by its parameters' type (`params`), not by the record it is decoded as.
     if (Schema.isSchema(r.body) && !r.params) add(r.body)
     if (r.documentedBody) add(r.documentedBody)
-    for (const s of Object.values(r.responses)) if (s && Schema.isSchema(s)) add(s)
+    for (const s of Object.values(r.responses)) {
+      if (s && Schema.isSchema(s)) add(s)
+      else if (s?.list !== undefined) add(envelopeOf(s.list))
+    }
     for (const q of r.query ?? []) add(q.schema)
   }
 
   // The schemas describe the wire as it is (JSON in, JSON out): compiled as they are, not through a JSON codec.
   const asts = schemas.map((s) => s.ast) as unknown as [SchemaAST.AST, ...SchemaAST.AST[]]
   const multi = JsonSchema.toMultiDocumentOpenApi3_1(SchemaRepresentation.toJsonSchemaMultiDocument(SchemaRepresentation.toRepresentations(asts)))
-  const jsonOf = (s: Schema.Top | CoreSchema): Json => (Schema.isSchema(s) ? (multi.schemas[indexOf.get(s)!] as Json) : { $ref: `${COMPONENTS}${s.core}` })
+  const jsonOf = (s: Schema.Top | CoreSchema): Json =>
+    Schema.isSchema(s) ? (multi.schemas[indexOf.get(s)!] as Json) : s.list !== undefined ? jsonOf(envelopeOf(s.list)) : { $ref: `${COMPONENTS}${s.core}` }
+  for (const r of routes) {
+    for (const s of Object.values(r.responses)) {
+      if (!s || Schema.isSchema(s) || s.list === undefined) continue
+      const envelope = multi.definitions[`Paginated${s.list}List`] as { properties: Record<string, Json> }
+      envelope.properties.results = { type: 'array', items: { $ref: `${COMPONENTS}${s.core}` } }
+    }
+  }
   for (const name of Object.keys(ANALYSIS_SCHEMAS)) {
     if (name in multi.definitions) throw new Error(`two schemas are named ${name}: one generated from core's types, one in wire/`)
   }

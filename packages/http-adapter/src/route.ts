@@ -43,9 +43,11 @@ export interface RouteContext<B> {
  */
 export interface CoreSchema {
   readonly core: AnalysisSchemaName
+  /** Answered as a page of these (`{ count, next, previous, results }`), the component `Paginated<list>List`. */
+  readonly list?: string
 }
 
-export const coreSchema = (name: AnalysisSchemaName): CoreSchema => Object.freeze({ core: name })
+export const coreSchema = (name: AnalysisSchemaName, list?: string): CoreSchema => Object.freeze({ core: name, ...(list !== undefined && { list }) })
 
 interface EndpointCommon {
   readonly summary: string

@@ -208,6 +208,22 @@ describe('the analyses in the OpenAPI document', () => {
     await persons(events.result.events[0].failure_people_url)
   })
 
+  test('actions and groups: action series and steps, and the groups behind a point, match the document', async () => {
+    await w.sightline.capture(w.project.id, [
+      { event: 'signup', distinctId: 'g1', timestamp: '2026-01-13T09:00:00Z', properties: { $groups: { company: 'acme' } } },
+      { event: 'purchase', distinctId: 'g1', timestamp: '2026-01-13T09:10:00Z', properties: { $groups: { company: 'acme' } } },
+    ])
+    const action = await w.sightline.actions.create(w.project.id, { name: 'Signed up', steps: [{ event: 'signup' }] })
+    const byAction = await both(`${INSIGHTS()}/trend/`, { actions: [{ id: action.id, type: 'actions', order: 0 }], ...WEEK })
+    expect(byAction.result[0].count).toBeGreaterThan(0)
+    const steps = await both(`${INSIGHTS()}/funnel/`, { actions: [{ id: action.id, type: 'actions', order: 0 }], events: [purchase], ...WEEK })
+    expect(steps.result[0].action_id).toBe(action.id)
+    const groups = await both(`${INSIGHTS()}/funnel/`, { events: [signup, purchase], aggregation_group_type_index: 0, ...WEEK })
+    expect(groups.result[1].count).toBe(1)
+    const companies = await persons(groups.result[1].converted_people_url)
+    expect(companies.results.map((g: Json) => g.id)).toEqual(['acme'])
+  })
+
   test('the response schemas refuse what the types refuse', async () => {
     const schemaOf = (name: string) => ({ $ref: `#/components/schemas/${name}` })
     const answer = await call('POST', `${INSIGHTS()}/funnel/`, { events: [pageview, signup], ...WEEK })

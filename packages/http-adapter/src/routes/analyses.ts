@@ -5,8 +5,7 @@ import { analysisCsvResponse, type AnalysisKind } from '../internal/csv-analyses
 import { PEOPLE_URL_KEYS, peoplePage, type PeopleList } from '../internal/people-page.js'
 import { respond, respondPage } from '../internal/respond.js'
 import { coreSchema, endpoint, type CoreSchema, type RouteContext } from '../route.js'
-import { AnalysisParams, AnalysisPerson } from '../wire/analysis.js'
-import { Paginated } from '../wire/common.js'
+import { AnalysisParams } from '../wire/analysis.js'
 import { CORRELATION_PEOPLE_QUERY, PEOPLE_QUERY } from './query.js'
 
 const TAG = 'insights'
@@ -100,7 +99,8 @@ function persons(kind: Persons, what: string) {
     access: { scope: 'person:read' },
     query: kind === 'funnelCorrelationPersons' ? CORRELATION_PEOPLE_QUERY : PEOPLE_QUERY,
     params: PERSONS_PARAMS[kind],
-    responses: { 200: Paginated(AnalysisPerson, 'AnalysisPerson') },
+    // Core's `TrendActor`: a person (its uuid), a personless distinct id, or a group (its key).
+    responses: { 200: coreSchema('TrendActor', 'AnalysisPerson') },
     // `format=csv`: the page's persons as records (respond), as PostHog's exporter writes a persons modal.
     formats: FORMATS,
     errors: ANALYSIS_ERRORS,
