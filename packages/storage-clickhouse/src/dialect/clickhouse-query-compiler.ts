@@ -1,6 +1,7 @@
 import { DefaultQueryCompiler, OperatorNode } from 'kysely'
-import type { BinaryOperationNode, OperationNode, RawNode, ValueNode } from 'kysely'
+import type { BinaryOperationNode, CompiledQuery, OperationNode, QueryId, RawNode, RootOperationNode, ValueNode } from 'kysely'
 import { toClickHouseParameter, toTimeParameter, type ClickHouseParameter } from './clickhouse-parameter.js'
+import { nullableWindowShifts } from './nullable-window-shifts.js'
 
 // Postgres's regex operators find a match anywhere, as ClickHouse's match() (RE2) does; `(?i)` makes it case-insensitive.
 const REGEX_OPERATORS: Readonly<Record<string, { negated: boolean; flags: string }>> = {
@@ -35,6 +36,13 @@ export class ClickHouseQueryCompiler extends DefaultQueryCompiler {
    */
   constructor(private readonly timeColumns: ReadonlySet<string> = new Set()) {
     super()
+  }
+
+  /** As Kysely compiles, then `lag`/`lead` with SQL's null past the partition (`nullableWindowShifts`). */
+  override compileQuery(node: RootOperationNode, queryId: QueryId): CompiledQuery {
+    const compiled = super.compileQuery(node, queryId)
+    const sql = nullableWindowShifts(compiled.sql)
+    return sql === compiled.sql ? compiled : Object.freeze({ ...compiled, sql })
   }
 
   protected override appendValue(value: unknown): void {
