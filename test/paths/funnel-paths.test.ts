@@ -16,20 +16,21 @@ import { dataset, ev, MARCH } from '../reference/funnel-example-builders.js'
  * On 2024-03-05 (UTC). p1 converts: home 10:00, signup 10:01, pricing 10:02,
  * buy 10:03, thanks 10:04. p2 drops off after signing up: home 10:00, signup
  * 10:01, about 10:02, docs 10:40 (38 min later), support 11:10 (30 min),
- * leave 11:20. p3 never signs up: home 10:00, docs 10:05.
+ * leave 11:20. p3 never signs up: home 10:00, docs 10:05. p1 browses with
+ * Chrome, p2 with Safari.
  */
 const DATA = dataset([
-  ev('p1', 'home', '10:00'),
-  ev('p1', 'signup', '10:01'),
-  ev('p1', 'pricing', '10:02'),
-  ev('p1', 'buy', '10:03'),
-  ev('p1', 'thanks', '10:04'),
-  ev('p2', 'home', '10:00'),
-  ev('p2', 'signup', '10:01'),
-  ev('p2', 'about', '10:02'),
-  ev('p2', 'docs', '10:40'),
-  ev('p2', 'support', '11:10'),
-  ev('p2', 'leave', '11:20'),
+  ev('p1', 'home', '10:00', { $browser: 'Chrome' }),
+  ev('p1', 'signup', '10:01', { $browser: 'Chrome' }),
+  ev('p1', 'pricing', '10:02', { $browser: 'Chrome' }),
+  ev('p1', 'buy', '10:03', { $browser: 'Chrome' }),
+  ev('p1', 'thanks', '10:04', { $browser: 'Chrome' }),
+  ev('p2', 'home', '10:00', { $browser: 'Safari' }),
+  ev('p2', 'signup', '10:01', { $browser: 'Safari' }),
+  ev('p2', 'about', '10:02', { $browser: 'Safari' }),
+  ev('p2', 'docs', '10:40', { $browser: 'Safari' }),
+  ev('p2', 'support', '11:10', { $browser: 'Safari' }),
+  ev('p2', 'leave', '11:20', { $browser: 'Safari' }),
   ev('p3', 'home', '10:00'),
   ev('p3', 'docs', '10:05'),
 ])
@@ -92,6 +93,22 @@ describe.each(targets)('funnel paths on $name', (target) => {
     }
     expect(await steps([1])).toEqual(['1_signup>2_about', '2_about>3_docs', '3_docs>4_support', '4_support>5_leave'])
     expect(await steps([2])).toEqual(['1_signup>2_pricing', '2_pricing>3_buy', '3_buy>4_thanks'])
+  })
+
+  it("keeps one breakdown value's persons with funnel_step_breakdown", async () => {
+    const steps = async (extra: Record<string, unknown>) => {
+      const { result } = await project().engine.sightline.query.paths(project().projectId, {
+        ...PATHS,
+        funnel_paths: 'funnel_path_after_step',
+        funnel_filter: { ...FUNNEL, funnel_step: 1, breakdown_type: 'event', breakdown: '$browser', ...extra } as never,
+      })
+      return result.map((e) => `${e.source}>${e.target}`)
+    }
+    // Safari is p2: its five nodes from signup; Chrome is p1: its four.
+    expect(await steps({ funnel_step_breakdown: 'Safari' })).toEqual(['1_signup>2_about', '2_about>3_docs', '3_docs>4_support', '4_support>5_leave'])
+    expect(await steps({ funnel_step_breakdown: ['Chrome'] })).toEqual(['1_signup>2_pricing', '2_pricing>3_buy', '3_buy>4_thanks'])
+    // No value: both, as without the breakdown.
+    expect((await steps({})).length).toBe(7)
   })
 
   it("splits sessions at the funnel's window, not at 30 minutes", async () => {
