@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Kysely, sql } from 'kysely'
-import { ClickHouseDialect } from '@sightline/storage-clickhouse'
+import { describe, expect, it } from 'vitest'
+import { sql } from 'kysely'
 import { nullableWindowShifts } from '../src/dialect/nullable-window-shifts.js'
-import { openChdb } from './open-chdb.js'
+import { chdbKysely } from './open-chdb.js'
 
 describe('nullableWindowShifts', () => {
   it('wraps the first argument of lag and lead, nested calls and offsets included', () => {
@@ -20,21 +19,12 @@ describe('nullableWindowShifts', () => {
 })
 
 describe('lag and lead on chDB through the dialect', () => {
-  let chdb: ReturnType<typeof openChdb>
-  let db: Kysely<any>
-  beforeAll(() => {
-    chdb = openChdb()
-    db = new Kysely({ dialect: new ClickHouseDialect({ session: chdb.session }) })
-  })
-  afterAll(async () => {
-    await db.destroy()
-    await chdb.close()
-  })
+  const db = chdbKysely()
 
   it('are null where the partition has no such row, as in SQL', async () => {
     const { rows } = await sql<{ x: number; p: number | null; n: number | null; p2: number | null }>`
       select x, lag(x) over (order by x) as p, lead(x) over (order by x) as n, lag(x, 2) over (order by x) as p2
-      from (select arrayJoin([1, 2, 5]) as x) order by x`.execute(db)
+      from (select arrayJoin([1, 2, 5]) as x) order by x`.execute(db())
     expect(rows).toEqual([
       { x: 1, p: null, n: 2, p2: null },
       { x: 2, p: 1, n: 5, p2: null },

@@ -1,7 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { afterAll, beforeAll } from 'vitest'
+import { Kysely } from 'kysely'
 import { drainPending, Session } from 'chdb'
+import { ClickHouseDialect } from '@sightline/storage-clickhouse'
 
 /** A chDB session in a new temporary directory, and how to close it (chDB holds one data directory a process). */
 export function openChdb(): { session: Session; close(): Promise<void> } {
@@ -15,4 +18,22 @@ export function openChdb(): { session: Session; close(): Promise<void> } {
       rmSync(dir, { recursive: true, force: true })
     },
   }
+}
+
+/**
+ * A Kysely on `ClickHouseDialect` over a chDB session of its own, for the
+ * describe block that calls it: opened before its tests, closed after them.
+ */
+export function chdbKysely<DB = any>(): () => Kysely<DB> {
+  let chdb: ReturnType<typeof openChdb> | undefined
+  let db: Kysely<DB> | undefined
+  beforeAll(() => {
+    chdb = openChdb()
+    db = new Kysely<DB>({ dialect: new ClickHouseDialect({ session: chdb.session }) })
+  })
+  afterAll(async () => {
+    await db?.destroy()
+    await chdb?.close()
+  })
+  return () => db!
 }

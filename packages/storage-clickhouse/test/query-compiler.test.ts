@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { DummyDriver, Kysely, sql, type DatabaseIntrospector, type Dialect } from 'kysely'
-import { ClickHouseDialect } from '@sightline/storage-clickhouse'
 import { ClickHouseQueryCompiler } from '../src/dialect/clickhouse-query-compiler.js'
 import { ClickHouseAdapter } from '../src/dialect/clickhouse-adapter.js'
-import { openChdb } from './open-chdb.js'
+import { chdbKysely } from './open-chdb.js'
 
 interface Db {
   t: { id: number; name: string; at: string }
@@ -67,37 +66,28 @@ describe('ClickHouseQueryCompiler', () => {
 })
 
 describe('ClickHouseDialect on chDB', () => {
-  let chdb: ReturnType<typeof openChdb>
-  let db: Kysely<Db>
-  beforeAll(() => {
-    chdb = openChdb()
-    db = new Kysely<Db>({ dialect: new ClickHouseDialect({ session: chdb.session }) })
-  })
-  afterAll(async () => {
-    await db.destroy()
-    await chdb.close()
-  })
+  const db = chdbKysely<Db>()
 
   it('round-trips hostile text through parameters and literals', async () => {
     const hostile = "it's \\'quoted\\' -- ; drop table t \n\t{p1:String} é 🎉"
-    const { rows } = await sql<{ a: string; b: string }>`select ${hostile} as a, ${sql.lit(hostile)} as b`.execute(db)
+    const { rows } = await sql<{ a: string; b: string }>`select ${hostile} as a, ${sql.lit(hostile)} as b`.execute(db())
     expect(rows).toEqual([{ a: hostile, b: hostile }])
   })
 
   it('creates, writes and reads a table through the builders, with the row contract', async () => {
-    await sql`create table t (id Int64, name String, at DateTime64(6, 'UTC')) engine = MergeTree order by id`.execute(db)
-    await sql`insert into t values (${9007199254740991}, ${'a'}, ${'2026-01-01 10:00:00.123456'}), (${2}, ${'b'}, ${'2026-01-01 00:00:00'})`.execute(db)
-    const rows = await db.selectFrom('t').selectAll().orderBy('id').execute()
+    await sql`create table t (id Int64, name String, at DateTime64(6, 'UTC')) engine = MergeTree order by id`.execute(db())
+    await sql`insert into t values (${9007199254740991}, ${'a'}, ${'2026-01-01 10:00:00.123456'}), (${2}, ${'b'}, ${'2026-01-01 00:00:00'})`.execute(db())
+    const rows = await db().selectFrom('t').selectAll().orderBy('id').execute()
     expect(rows).toEqual([
       { id: 2, name: 'b', at: '2026-01-01T00:00:00.000000Z' },
       { id: 9007199254740991, name: 'a', at: '2026-01-01T10:00:00.123456Z' },
     ])
-    const [n] = await db.selectFrom('t').select((eb) => eb.fn.countAll<number>().as('n')).where('name', 'in', ['a', 'z']).execute()
+    const [n] = await db().selectFrom('t').select((eb) => eb.fn.countAll<number>().as('n')).where('name', 'in', ['a', 'z']).execute()
     expect(n).toEqual({ n: 1 })
-    await expect(sql`select toInt64(9007199254740993) as big`.execute(db)).rejects.toThrow(/big: 9007199254740993 has no exact number/)
+    await expect(sql`select toInt64(9007199254740993) as big`.execute(db())).rejects.toThrow(/big: 9007199254740993 has no exact number/)
   })
 
   it('refuses transactions, which ClickHouse lacks', async () => {
-    await expect(db.transaction().execute(async () => 1)).rejects.toThrow(/ClickHouse has no transactions/)
+    await expect(db().transaction().execute(async () => 1)).rejects.toThrow(/ClickHouse has no transactions/)
   })
 })

@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Kysely, sql, type Expression } from 'kysely'
-import { ClickHouseDialect, clickhouseSqlHooks as h } from '@sightline/storage-clickhouse'
-import { openChdb } from './open-chdb.js'
+import { describe, expect, it } from 'vitest'
+import { sql, type Expression } from 'kysely'
+import { clickhouseSqlHooks as h } from '@sightline/storage-clickhouse'
+import { chdbKysely } from './open-chdb.js'
 
 // Each hook evaluated on chDB; the expected values are the contract's (packages/core/src/storage.ts), worked out by hand.
 describe('clickhouseSqlHooks on chDB', () => {
-  let chdb: ReturnType<typeof openChdb>
-  let db: Kysely<any>
-  beforeAll(() => {
-    chdb = openChdb()
-    db = new Kysely({ dialect: new ClickHouseDialect({ session: chdb.session }) })
-  })
-  afterAll(async () => {
-    await db.destroy()
-    await chdb.close()
-  })
+  const db = chdbKysely()
 
-  const value = async (e: Expression<unknown>) => (await sql<{ v: unknown }>`select ${e} as v`.execute(db)).rows[0]!.v
+  const value = async (e: Expression<unknown>) => (await sql<{ v: unknown }>`select ${e} as v`.execute(db())).rows[0]!.v
   const text = (s: string | null) => sql<string | null>`${s === null ? sql`cast(null as Nullable(String))` : sql`${s}`}`
 
   it('jsonText: strings unquoted, other scalars as JSON, null for a missing key or JSON null', async () => {
@@ -68,7 +59,7 @@ describe('clickhouseSqlHooks on chDB', () => {
 
   it('quantileCont interpolates at (n - 1) * q and is null over no values', async () => {
     // [1, 2, 3, 10] at q = 0.5: position 1.5, halfway between 2 and 3.
-    const q = (p: number, rows: string) => sql<{ v: number | null }>`select ${h.quantileCont(sql`x`, p)} as v from (select arrayJoin(${sql.raw(rows)}) as x)`.execute(db)
+    const q = (p: number, rows: string) => sql<{ v: number | null }>`select ${h.quantileCont(sql`x`, p)} as v from (select arrayJoin(${sql.raw(rows)}) as x)`.execute(db())
     expect((await q(0.5, '[1, 2, 3, 10]')).rows[0]!.v).toBe(2.5)
     expect((await q(0.9, '[1, 2, 3, 10]')).rows[0]!.v).toBeCloseTo(7.9, 10) // position 2.7: 3 + 0.7 * 7
     expect((await q(0.5, 'CAST([], \'Array(Float64)\')')).rows[0]!.v).toBeNull()
@@ -83,7 +74,7 @@ describe('clickhouseSqlHooks on chDB', () => {
   })
 
   it('binaryText orders by bytes', async () => {
-    const { rows } = await sql<{ v: string }>`select arrayJoin(['b', 'B', 'é', 'a']) as v order by ${h.binaryText(sql`v`)}`.execute(db)
+    const { rows } = await sql<{ v: string }>`select arrayJoin(['b', 'B', 'é', 'a']) as v order by ${h.binaryText(sql`v`)}`.execute(db())
     expect(rows.map((r) => r.v)).toEqual(['B', 'a', 'b', 'é'])
   })
 })
