@@ -58,6 +58,12 @@ function executorContract(name: string, make: (session: Session) => { executor: 
       expect(r.data).toEqual([[1, null]])
     })
 
+    it('scopes names as SQL does: WHERE reads the column, not the alias of the same name', async () => {
+      // number 0, 1, 2 selected as 1, 2, 3; WHERE number > 0 keeps the columns 1 and 2 (the alias would keep all three).
+      const r = await ex.query('select number + 1 as number from numbers(3) where number > 0 order by number', {})
+      expect(r.data).toEqual([['2'], ['3']])
+    })
+
     it('runs commands and inserts rows as JSONEachRow', async () => {
       await ex.command('create table ex (id Int64, s String, n Nullable(Float64)) engine = MergeTree order by id', {})
       expect(await ex.insertRows('ex', ['id', 's', 'n'], [{ id: 1, s: 'a\nb"c', n: null }, { id: 2, s: '', n: 1.5 }])).toBe(2)
@@ -68,7 +74,7 @@ function executorContract(name: string, make: (session: Session) => { executor: 
 
     it('sends the session settings with every request, where requests share no session', () => {
       if (settingsSent === undefined) return // chDB: SET once on its session, checked by the results above
-      expect(settingsSent).toHaveLength(4) // the three queries and the command above; inserts read no result
+      expect(settingsSent).toHaveLength(5) // the four queries and the command above; inserts read no result
       for (const settings of settingsSent) expect(settings).toMatchObject({ output_format_json_quote_64bit_integers: 1, session_timezone: 'UTC', cast_string_to_date_time_mode: 'best_effort' })
     })
   })

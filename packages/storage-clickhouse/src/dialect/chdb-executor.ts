@@ -10,7 +10,10 @@ import type { ClickHouseExecutor, CompactResult } from './clickhouse-executor.js
  * type's zero: min() of no times would be 1970), and casts of null to null
  * (`cast(null as text)`, which ClickHouse otherwise refuses), and outer
  * joins that fill a missing side with nulls, as SQL does (ClickHouse's
- * default fills the type's zero).
+ * default fills the type's zero), and a name that is both a column of the
+ * FROM and an alias of the select list read as the column, as SQL reads it
+ * (`select b + 1 as b ... where next > b + 1` compares with the column b;
+ * ClickHouse's default takes the alias).
  */
 export const SESSION_SETTINGS: Readonly<Record<string, string | number>> = Object.freeze({
   output_format_json_quote_64bit_integers: 1,
@@ -19,6 +22,7 @@ export const SESSION_SETTINGS: Readonly<Record<string, string | number>> = Objec
   aggregate_functions_null_for_empty: 1,
   cast_keep_nullable: 1,
   join_use_nulls: 1,
+  prefer_column_name_to_alias: 1,
 })
 
 /**
