@@ -143,6 +143,17 @@ describe('the analyses in the OpenAPI document', () => {
       if (type !== 'Retention' && type !== 'Paths') expect(events?.content?.['application/json']).toBeDefined()
       expect(ops.get!.parameters.find((p) => p.name === 'date_from')?.schema).toEqual({ type: ['null', 'string'] })
     }
+    // The persons lists: a page of core's TrendActor; their parameters' keys as query parameters.
+    const lists: Array<[string, string]> = [['trends', 'TrendPersonsParams'], ['funnel', 'FunnelPersonsParams'], ['funnel/correlation', 'FunnelCorrelationPersonsParams'], ['path', 'PathPersonsParams'], ['retention', 'RetentionPersonsParams']]
+    for (const [path, type] of lists) {
+      const get = doc.paths[`/api/projects/{project_id}/persons/${path}/`]!.get!
+      expect(get.responses['200']!.content!['application/json']!.schema).toEqual(ref('PaginatedAnalysisPersonList'))
+      const root = doc.components.schemas[type]!
+      const keys = new Set(((root.anyOf as Json[] | undefined) ?? [root]).flatMap((m) => Object.keys(m.properties ?? {})))
+      expect(keys.size, type).toBeGreaterThan(5)
+      expect(get.parameters.map((p) => p.name)).toEqual(expect.arrayContaining([...keys]))
+    }
+    expect(doc.components.schemas.PaginatedAnalysisPersonList!.properties.results.items).toEqual(ref('TrendActor'))
     const funnelPersons = doc.paths['/api/projects/{project_id}/persons/funnel/']!.get!.parameters
     expect(funnelPersons.map((p) => p.name)).toEqual(expect.arrayContaining(['limit', 'offset', 'funnel_step', 'funnel_custom_steps', 'events']))
     // Neither member of FunnelPersonsParams requires both: neither is required.
@@ -157,6 +168,8 @@ describe('the analyses in the OpenAPI document', () => {
     expect(broken.result.length).toBeGreaterThan(2)
     await both(`${INSIGHTS()}/trend/`, { events: [pageview, signup], formula: 'A / B', interval: 'week', ...WEEK })
     await both(`${INSIGHTS()}/trend/`, { events: [pageview], display: 'ActionsPie', breakdown: '$browser', ...WEEK })
+    await both(`${INSIGHTS()}/trend/`, { events: [{ ...purchase, math: 'avg_count_per_actor' }], display: 'ActionsLineGraphCumulative', interval: 'day', ...WEEK })
+    await both(`${INSIGHTS()}/trend/`, { events: [{ ...pageview, math: 'hogql', math_hogql: 'count()' }], breakdown: 'plan', breakdown_type: 'event', breakdown_limit: 1, ...WEEK })
     await both(`${INSIGHTS()}/trend/`, { actions: [], events: [{ ...signup, math: 'unique_group', math_group_type_index: 0 }], properties: [{ key: '$browser', value: ['Chrome'], operator: 'exact', type: 'event' }], ...WEEK })
     const stickiness = await both(`${INSIGHTS()}/trend/`, { insight: 'STICKINESS', events: [pageview], ...WEEK })
     expect(stickiness.result[0].data.some((n: number) => n > 0)).toBe(true)
@@ -179,6 +192,9 @@ describe('the analyses in the OpenAPI document', () => {
     expect(trends.result[0].data.length).toBe(7)
     const ttc = await both(`${INSIGHTS()}/funnel/`, { events: [pageview, signup], funnel_viz_type: 'time_to_convert', funnel_window_interval: 1, funnel_window_interval_unit: 'day', ...WEEK })
     expect(ttc.result.bins.length).toBeGreaterThan(0)
+    const unordered = await both(`${INSIGHTS()}/funnel/`, { events: [pageview, signup, purchase], funnel_order_type: 'unordered', ...WEEK })
+    expect(unordered.result[2].name).toBe('Completed 3 steps')
+    await both(`${INSIGHTS()}/funnel/`, { events: [pageview, signup], breakdown: ['$browser', 'plan'], breakdown_type: 'event', funnel_viz_type: 'trends', ...WEEK })
     await both(`${INSIGHTS()}/funnel/`, { events: [pageview, signup], exclusions: [{ id: 'purchase', type: 'events', funnel_from_step: 0, funnel_to_step: 1 }], funnel_order_type: 'strict', ...WEEK })
 
     const converted = await persons(steps.result[1].converted_people_url)
@@ -193,6 +209,8 @@ describe('the analyses in the OpenAPI document', () => {
     expect(retention.result[0].values[0].count).toBe(4)
     await both(`${INSIGHTS()}/retention/`, { target_entity: { id: 'signup', type: 'events' }, returning_entity: { id: 'purchase', type: 'events' }, retention_type: 'retention_first_time', period: 'Week', total_intervals: 2, date_to: '2026-01-14' })
     await persons(retention.result[0].people_url)
+    const byBrowser = await both(`${INSIGHTS()}/retention/`, { target_entity: { id: '$pageview', type: 'events' }, returning_entity: { id: 'signup', type: 'events' }, breakdowns: [{ property: '$browser', type: 'event' }], total_intervals: 3, date_to: '2026-01-14' })
+    expect(byBrowser.result.some((row: Json) => row.breakdown_value === 'Chrome')).toBe(true)
 
     const paths = await both(`${INSIGHTS()}/path/`, { include_event_types: ['$pageview', 'custom_event'], ...WEEK })
     expect(paths.result.length).toBeGreaterThan(0)
