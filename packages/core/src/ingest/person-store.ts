@@ -1,6 +1,6 @@
-import { sql, type Kysely } from 'kysely'
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely'
 import type { Properties } from '../model/json.js'
-import type { SightlineDatabase, StorageCapabilities } from '../storage.js'
+import type { SightlineDatabase, SqlHooks, StorageCapabilities } from '../storage.js'
 import { formatTimestamp, parseTimestamp, type EpochMicros } from '../time/timestamp.js'
 import { chunk } from '../util/chunk.js'
 import { personUuidFor } from '../util/uuidv5.js'
@@ -52,11 +52,17 @@ export class PersonStore {
 
   readonly #capabilities: StorageCapabilities
 
-  /** The capabilities give the JSON column type (for the bulk update's casts) and whether rows can be locked. */
-  constructor(db: Kysely<SightlineDatabase>, projectId: number, capabilities: StorageCapabilities) {
+  readonly #hooks: SqlHooks
+
+  /**
+   * The capabilities give the JSON column type (for the bulk update's casts) and whether rows can be
+   * locked; the hooks spell the distinct-id lists of `load`.
+   */
+  constructor(db: Kysely<SightlineDatabase>, projectId: number, capabilities: StorageCapabilities, hooks: SqlHooks) {
     this.#db = db
     this.#projectId = projectId
     this.#capabilities = capabilities
+    this.#hooks = hooks
   }
 
   /** Loads the persons of these distinct ids (one round trip per 1,000 ids, plus the persons). */
@@ -72,7 +78,8 @@ export class PersonStore {
         .innerJoin('persons as p', (j) => j.onRef('p.uuid', '=', 'pdi.person_uuid').onRef('p.project_id', '=', 'pdi.project_id'))
         .select(['pdi.distinct_id', 'p.uuid', 'p.properties', 'p.is_identified', 'p.created_at', 'p.version'])
         .where('pdi.project_id', '=', this.#projectId)
-        .where('pdi.distinct_id', 'in', ids)
+        // One list parameter, not 1,000: binding and planning each made the read several times slower on DuckDB.
+        .where(() => this.#hooks.textInList(sql.ref('pdi.distinct_id'), ids) as Expression<SqlBool>)
       // Held until commit: another writer of these persons waits, then reads what this one wrote.
       if (this.#capabilities.rowLocks) query = query.forUpdate()
       const rows = await query.execute()

@@ -76,7 +76,7 @@ export function personsService(ctx: EngineContext) {
       // The person is read back under the lock too: a write of the project in between could merge it away.
       return withWriteRetries(ctx, projectWrites(projectId), 'upsert person', async () => {
         const overrides = await ctx.db.transaction().execute(async (trx) => {
-          const store = new PersonStore(trx, projectId, ctx.adapter.capabilities)
+          const store = new PersonStore(trx, projectId, ctx.adapter.capabilities, ctx.adapter.sql)
           await store.load(p.distinctIds)
           const person = store.get(first) ?? store.create(first, createdAt ?? dateToMicros(ctx.clock()), {}, p.isIdentified ?? true)
           for (const id of rest) {

@@ -1,0 +1,50 @@
+/**
+ * `SqlHooks.textInList` on every storage: true for a listed text, false for
+ * another, null for null, whatever the list's length (DuckDB spells short
+ * and long lists differently), with quotes, unicode and SQL in the values
+ * bound, never spliced.
+ */
+import { Kysely, sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ConformanceTarget, FreshDatabase } from '../conformance/target.js'
+import { targets } from './filter-db.js'
+
+const tricky = ["it's", '日本語', "x'); drop table t; --", 'a"b', '']
+const lists = {
+  empty: [] as string[],
+  one: ['a'],
+  short: ['a', ...tricky],
+  // Past DuckDB's short-list spelling (16): the long one must agree.
+  long: [...Array.from({ length: 40 }, (_, i) => `v${i}`), ...tricky],
+}
+
+describe.each(targets)('textInList on $name', (target: ConformanceTarget) => {
+  let fresh: FreshDatabase
+  let db: Kysely<any>
+  let close: () => Promise<void>
+  beforeAll(async () => {
+    fresh = await target.fresh()
+    const adapter = fresh.storage()
+    const driver = await adapter.open()
+    db = new Kysely<any>({ dialect: driver.dialect })
+    close = async () => {
+      await db.destroy()
+      await driver.close()
+      await fresh.dispose()
+    }
+  })
+  afterAll(() => close?.())
+
+  const ask = async (text: string | null, values: string[]): Promise<boolean | null> => {
+    const hooks = fresh.storage().sql
+    const value = text === null ? sql`cast(null as text)` : sql`cast(${text} as text)`
+    const { rows } = await sql<{ r: boolean | null }>`select ${hooks.textInList(value, values)} as r`.execute(db)
+    return rows[0]!.r
+  }
+
+  it.each(Object.entries(lists))('%s list', async (_, values) => {
+    for (const v of values) expect(await ask(v, values), `${JSON.stringify(v)} listed`).toBe(true)
+    for (const v of ['zz', "it''s", 'A', ' a']) expect(await ask(v, values), `${JSON.stringify(v)} not listed`).toBe(false)
+    if (values.length > 0) expect(await ask(null, values)).toBeNull()
+  })
+})
