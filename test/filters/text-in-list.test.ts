@@ -37,7 +37,7 @@ describe.each(targets)('textInList on $name', (target: ConformanceTarget) => {
 
   const ask = async (text: string | null, values: string[]): Promise<boolean | null> => {
     const hooks = fresh.storage().sql
-    const value = text === null ? sql`cast(null as text)` : sql`cast(${text} as text)`
+    const value = text === null ? sql<string | null>`cast(null as text)` : sql<string | null>`cast(${text} as text)`
     const { rows } = await sql<{ r: boolean | null }>`select ${hooks.textInList(value, values)} as r`.execute(db)
     return rows[0]!.r
   }
