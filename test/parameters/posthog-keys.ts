@@ -43,6 +43,7 @@ const RETENTION_ONLY = { inert: 'filter_to_query reads it into RetentionFilter o
 const PATHS_ONLY = { inert: 'filter_to_query reads it into PathsFilter only' }
 const CORRELATION_ONLY = { inert: 'read by the correlation endpoint only' }
 const NO_GROUPS = { inert: 'filter_to_query drops aggregation_group_type_index for STICKINESS and LIFECYCLE' }
+const TRENDS_PEOPLE = { readElsewhere: "read for the trends view's people (funnel_viz_type trends: funnel-actors.ts trendsListing, decodeActorSteps); the steps view's people do not read it, as PostHog's steps actors do not" }
 
 /** The same rule for every analysis, with some overridden. */
 function rules(all: Rule, by: Partial<Record<Analysis, Rule>> = {}): Record<Analysis, Rule> {
@@ -117,8 +118,8 @@ export const POSTHOG_KEYS: ReadonlyArray<KeySpec> = [
   { key: 'funnel_viz_type', source: 'mixins/funnel.py', sample: 'trends', rules: funnelKey(FUNNELS_ONLY) },
   { key: 'bin_count', source: 'mixins/funnel.py', sample: 5, rules: funnelKey(FUNNELS_ONLY) },
   { key: 'layout', source: 'mixins/funnel.py', sample: 'vertical', rules: displayKey() },
-  { key: 'entrance_period_start', source: 'mixins/funnel.py', sample: '2024-03-01', rules: peopleKey({ 'funnel-persons': 'refused' }) },
-  { key: 'drop_off', source: 'mixins/funnel.py', sample: true, rules: peopleKey({ 'funnel-persons': 'refused' }) },
+  { key: 'entrance_period_start', source: 'mixins/funnel.py', sample: '2024-03-01', rules: peopleKey({ 'funnel-persons': TRENDS_PEOPLE }) },
+  { key: 'drop_off', source: 'mixins/funnel.py', sample: true, rules: peopleKey({ 'funnel-persons': TRENDS_PEOPLE }) },
   { key: 'funnel_aggregate_by_hogql', source: F2Q, sample: 'properties.$session_id', rules: funnelKey(FUNNELS_ONLY, { correlation: 'refused' }) },
   { key: 'funnel_step_reference', source: F2Q, sample: 'previous', rules: displayKey() },
   { key: 'funnel_correlation_type', source: C, sample: 'properties', rules: rules(CORRELATION_ONLY, { correlation: 'read' }) },

@@ -34,13 +34,6 @@ const UNREAD: ReadonlyArray<Unread> = [
     asks: given,
     message: "retention's window is date_to and total_intervals; an explicit date range is not supported",
   },
-  {
-    key: 'entrance_period_start',
-    in: ['funnel-persons'],
-    asks: given,
-    message: "the persons of one funnel trends period are not supported; the funnel's steps view lists its persons",
-  },
-  { key: 'drop_off', in: ['funnel-persons'], asks: given, message: 'the persons of one funnel trends period are not supported; use funnel_step' },
 ]
 
 /**

@@ -10,7 +10,9 @@ import { planFunnel } from './funnel-plan.js'
 import type { FunnelActorsRequest } from './funnel-request.js'
 import type { ActorSteps } from './params/actor-steps.js'
 import { decodeFunnelActorsRequest } from './params/decode-funnel-params.js'
-import { stepsCtes } from './run-funnel.js'
+import { stepsCtes, trendsCtes } from './run-funnel.js'
+import { dateProblem, relativeDateParse } from '../dates/relative-date-parse.js'
+import { toWall, zonedFromInstant } from '../dates/wall-clock.js'
 
 /** One actor of a funnel step: a person (or, aggregating by groups, a group: its key, no distinct ids). */
 export interface FunnelActor {
@@ -29,7 +31,8 @@ const MAX_LIMIT = 10_000
  * actors): `params` is the funnel's request plus `funnel_step` (n: those who
  * reached 1-based step n or further; -n: those who reached step n-1 but not
  * step n) or `funnel_custom_steps` (those whose furthest step is one of the
- * list; it wins over `funnel_step`) and, with a breakdown, `funnel_step_breakdown` (the series' value
+ * list; it wins over `funnel_step`); with `funnel_viz_type` trends,
+ * `entrance_period_start` and `drop_off` instead (trendsListing); with a breakdown, `funnel_step_breakdown` (the series' value
  * as the step object shows it; "Other" is the merged values). Computed in
  * the database, ordered by actor id; `count` is the total. An actor is listed
  * once per run its step counts: once per value, so an actor under several
@@ -47,20 +50,12 @@ export async function funnelActors(
   if (!Number.isSafeInteger(page.limit) || page.limit < 1 || page.limit > MAX_LIMIT) throw new ValidationError([{ path: ['limit'], message: `limit is between 1 and ${MAX_LIMIT}` }])
   if (!Number.isSafeInteger(page.offset) || page.offset < 0) throw new ValidationError([{ path: ['offset'], message: 'offset is a non-negative integer' }])
   const request = decodeFunnelActorsRequest(params)
-  const steps = { ...request, viz: 'steps' as const }
-  const env = await funnelEnv(ctx, projectId, steps)
-  const plan = planFunnel(steps, steps.steps.length)
-  const conditions = actorConditions(request)
+  const listed = 'period' in request.actorSteps ? await trendsListing(ctx, projectId, request, request.actorSteps.period) : await stepsListing(ctx, projectId, request)
   const hooks = ctx.adapter.sql
-  // One entry per counted run (target and value); a target's entries are alike, so their order among themselves does not show.
-  const runKey = join([sql`fin.tgt`, ...cols('p', plan.dims, 'fin')])
   // Targets are person keys (uuids) or group keys: pages go by their text.
-  const order = (alias: string) => join([sql`${hooks.binaryText(sql`cast(${sql.ref(`${alias}.tgt`)} as varchar)`)}`, ...cols('p', plan.dims, alias)])
+  const order = (alias: string) => join([sql`${hooks.binaryText(sql`cast(${sql.ref(`${alias}.tgt`)} as varchar)`)}`, ...cols('p', listed.dims, alias)])
   const query = withCtes(
-    [
-      ...stepsCtes(ctx, steps, env, plan),
-      ['act', actorRuns(request, plan.dims, runKey, join(conditions, ' and '))],
-    ],
+    listed.ctes,
     // One row even past the end, for the count.
     sql`select c.total, cast(pg.tgt as varchar) as tgt, pg.first_ts from (select count(*) as total from act) as c left join (
         select * from act as a order by ${order('a')} limit ${int(page.limit)} offset ${int(page.offset)}
@@ -73,6 +68,46 @@ export async function funnelActors(
   const firstSeen = new Map(rows.map((r) => [r.tgt, formatTimestamp(Number(r.first_ts))]))
   const actors = request.aggregationGroup === null ? await persons(ctx, projectId, ids, firstSeen) : await groups(ctx, projectId, request.aggregationGroup, ids, firstSeen)
   return { results: actors, count }
+}
+
+/** The CTEs ending in `act(tgt, p0.., first_ts)`, one row per listed entry, and how many `p` columns it has. */
+interface Listing {
+  readonly ctes: Array<readonly [string, RawBuilder<unknown>]>
+  readonly dims: number
+}
+
+/** The steps view's people: its runs that `funnel_step` (or `funnel_custom_steps`) and `funnel_step_breakdown` select. */
+async function stepsListing(ctx: EngineContext, projectId: number, request: FunnelActorsRequest): Promise<Listing> {
+  const steps = { ...request, viz: 'steps' as const }
+  const env = await funnelEnv(ctx, projectId, steps)
+  const plan = planFunnel(steps, steps.steps.length)
+  // One entry per counted run (target and value); a target's entries are alike, so their order among themselves does not show.
+  const runKey = join([sql`fin.tgt`, ...cols('p', plan.dims, 'fin')])
+  return { ctes: [...stepsCtes(ctx, steps, env, plan), ['act', actorRuns(request, plan.dims, runKey, join(actorConditions(request), ' and '))]], dims: plan.dims }
+}
+
+/**
+ * The trends view's people (PostHog's `ClickhouseFunnelTrendsActors`): the
+ * actors who entered in the period starting at `start` (its bucket start,
+ * as the trends view's `days` shows it, in the project's zone; any other
+ * time names no period and lists nobody, as PostHog's equality does) and
+ * converted (`dropOff` false) or not (true), each once.
+ */
+async function trendsListing(ctx: EngineContext, projectId: number, request: FunnelActorsRequest, period: { readonly start: string; readonly dropOff: boolean }): Promise<Listing> {
+  const env = await funnelEnv(ctx, projectId, request)
+  const zone = env.project.timezone
+  const parsed = relativeDateParse(period.start, { timeZone: zone, now: zonedFromInstant(zone, ctx.clock().getTime()), weekStartDay: env.project.weekStartDay, alwaysTruncate: false })
+  if (parsed === null) throw new ValidationError([{ path: ['entrance_period_start'], message: dateProblem(period.start, 'a date or date-time such as 2024-03-05 or 2024-03-05 13:00:00') }], { context: 'invalid funnel parameters' })
+  const { starts, ctes } = trendsCtes(ctx, request, env)
+  const index = starts.findIndex((d) => toWall(zone, d.getTime()) === parsed.time.wall)
+  const where = sql`t.per = ${int(index)} and t.outcome = ${int(period.dropOff ? -1 : 1)}`
+  const act =
+    request.aggregateByHogql === null
+      ? sql`select t.tgt, min(fe.ts) as first_ts from toutcome as t join fe on fe.tgt = t.tgt where ${where} group by t.tgt`
+      : sql`select pk as tgt, min(first_ts) as first_ts from (
+          select t.tgt, min(fe.pk) as pk, min(fe.ts) as first_ts from toutcome as t join fe on fe.tgt = t.tgt where ${where} group by t.tgt
+        ) as r group by pk`
+  return { ctes: [...ctes, ['act', act]], dims: 0 }
 }
 
 /**
@@ -91,7 +126,7 @@ function actorRuns(request: FunnelActorsRequest, dims: number, runKey: RawBuilde
     ) as r group by pk, ${values}`
 }
 
-/** The conditions on `fin` of the runs a people request lists: its steps, and its breakdown value when given. */
+/** The conditions on `fin` of the runs a steps-view people request lists: its steps, and its breakdown value when given. */
 export function actorConditions(request: FunnelActorsRequest): RawBuilder<unknown>[] {
   const conditions = [stepCondition(request.actorSteps)]
   const value = breakdownCondition(request)
@@ -101,6 +136,7 @@ export function actorConditions(request: FunnelActorsRequest): RawBuilder<unknow
 
 /** `fin.reached` is the furthest 0-based step of a run; the steps asked for are 1-based. No steps asked: nobody. */
 function stepCondition(steps: ActorSteps): RawBuilder<unknown> {
+  if ('period' in steps) throw new Error('funnel actors: a trends period has no steps-view condition')
   if ('reachedAtLeast' in steps) return sql`fin.reached >= ${int(steps.reachedAtLeast - 1)}`
   if (steps.reachedExactly.length === 0) return sql`false`
   return sql`fin.reached in (${sql.join(steps.reachedExactly.map((s) => int(s - 1)))})`

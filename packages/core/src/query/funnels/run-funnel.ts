@@ -66,6 +66,26 @@ export function outcomeCtes(ctx: EngineContext, request: FunnelRequest, env: Fun
   return [...runsCtes(ctx, request, env, plan), ...perRun]
 }
 
+/**
+ * The trends view's CTEs, ending in `toutcome(tgt, p0.., per, outcome)` (per
+ * run and entry period: 1 converted, -1 entered without converting), with
+ * the periods' starts (`per` indexes them). The bucket count is bounded
+ * (`maxBucketsPerSeries`) before any SQL is built.
+ */
+export function trendsCtes(ctx: EngineContext, request: FunnelRequest, env: FunnelEnv): { plan: FunnelPlan; starts: Date[]; ctes: Array<readonly [string, Sql]> } {
+  const plan = planFunnel(request, request.toStep + 1)
+  const { timezone, weekStartDay } = env.project
+  const starts = bucketStarts(env.range, request.interval, timezone, weekStartDay, bucketLimitOf(ctx.limits))
+  const last = starts[starts.length - 1]!
+  const end = bucketStarts({ from: last, to: new Date(last.getTime() + 40 * DAY) }, request.interval, timezone, weekStartDay)[1]!
+  const periodOf = (ts: Expression<number>) => bucketIndexSql(ts, starts, end, ctx.adapter.sql)
+  const perRun =
+    plan.order === 'unordered'
+      ? unorderedTrendCtes(plan, periodOf, request.fromStep, unorderedFiling(request.steps, plan, ctx.adapter.sql))
+      : orderedTrendCtes(plan, periodOf, request.fromStep)
+  return { plan, starts, ctes: [...runsCtes(ctx, request, env, plan), ...perRun] }
+}
+
 /** `fe` and `runs`: the funnel's events and how they split into runs. */
 function runsCtes(ctx: EngineContext, request: FunnelRequest, env: FunnelEnv, plan: FunnelPlan): Array<readonly [string, Sql]> {
   const sources = funnelSources({
@@ -110,22 +130,13 @@ async function timeToConvertView(ctx: EngineContext, request: FunnelRequest, env
 
 /** Trends cut the funnel at `funnel_to_step` and count entries per period of the step-0 event (funnels.md §10). */
 async function trendsView(ctx: EngineContext, request: FunnelRequest, env: FunnelEnv): Promise<FunnelTrendsSeries[]> {
-  const plan = planFunnel(request, request.toStep + 1)
-  const { timezone, weekStartDay } = env.project
-  const starts = bucketStarts(env.range, request.interval, timezone, weekStartDay, bucketLimitOf(ctx.limits))
+  const { plan, starts, ctes } = trendsCtes(ctx, request, env)
   const shown = request.breakdown === null ? 1 : request.breakdown.limit + 1
   checkAnswerBudget(ctx.limits, { rows: shown, columns: starts.length, bytesPerCell: 100, rowsAttr: 'breakdown_limit', columnsAttr: 'interval' })
-  const last = starts[starts.length - 1]!
-  const end = bucketStarts({ from: last, to: new Date(last.getTime() + 40 * DAY) }, request.interval, timezone, weekStartDay)[1]!
-  const periodOf = (ts: Expression<number>) => bucketIndexSql(ts, starts, end, ctx.adapter.sql)
-  const perRun =
-    plan.order === 'unordered'
-      ? unorderedTrendCtes(plan, periodOf, request.fromStep, unorderedFiling(request.steps, plan, ctx.adapter.sql))
-      : orderedTrendCtes(plan, periodOf, request.fromStep)
   const p = Array.from({ length: plan.dims }, (_, i) => sql.raw(`p${i}`))
   const values = sql.join(p.map((c, i) => sql`${c} as ${sql.raw(`v${i}`)}`))
   const final = sql`select ${values}, per, count(*) as entered, count(case when outcome = 1 then 1 end) as converted from toutcome group by ${sql.join(p)}, per`
-  const query = withCtes([...runsCtes(ctx, request, env, plan), ...perRun], final)
+  const query = withCtes(ctes, final)
   // One row per (breakdown value, period): bounded, as a breakdown's values come from the data.
   const rows = await boundedRows<Record<string, unknown>>(ctx, 'run funnel trends', sql`${query}`, { attr: 'breakdown', rows: '(breakdown value, period) rows' })
   return trendsResult(rows, { request, project: env.project, range: env.range, periods: starts.map((d) => d.getTime()), cohortNames: env.cohortNames })

@@ -68,7 +68,8 @@ export function decodeFunnelPaths(p: Readonly<Record<string, unknown>>): FunnelP
   if (!present(filter.funnel_step)) throw invalid(['funnel_filter', 'funnel_step'], 'funnel paths need the funnel step: n for those who reached step n, -n for those who dropped off before it')
   let funnel: FunnelActorsRequest
   try {
-    funnel = decodeFunnelActorsRequest(filter)
+    // The steps view's people: PostHog's funnel paths ask the funnel's actors of a step, whatever view the funnel was saved with.
+    funnel = decodeFunnelActorsRequest({ ...filter, funnel_viz_type: 'steps' })
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error
     throw new ValidationError(

@@ -1,5 +1,6 @@
 import { Schema } from 'effect'
 import { decodeOrThrow } from '../../../util/decode.js'
+import type { FunnelViz } from '../funnel-request.js'
 import { invalid } from './legacy-values.js'
 
 /**
@@ -9,7 +10,11 @@ import { invalid } from './legacy-values.js'
  * `reachedExactly` those whose furthest step is one of the list
  * (`funnel_step` -n is [n-1]; `funnel_custom_steps` is its own list).
  */
-export type ActorSteps = { readonly reachedAtLeast: number } | { readonly reachedExactly: ReadonlyArray<number> }
+export type ActorSteps =
+  | { readonly reachedAtLeast: number }
+  | { readonly reachedExactly: ReadonlyArray<number> }
+  /** The trends view's people (`funnel_viz_type` trends): those who entered in the period starting at `start`, and converted or not. */
+  | { readonly period: { readonly start: string; readonly dropOff: boolean } }
 
 export const ActorStepFields = Schema.Struct({
   funnel_step: Schema.optional(Schema.NullOr(Schema.Int)),
@@ -27,7 +32,8 @@ export const ActorStepFields = Schema.Struct({
  * required: 1..N reached that step or further, -N..-2 stopped just before it.
  * Throws ValidationError naming the field.
  */
-export function decodeActorSteps(params: Readonly<Record<string, unknown>>, n: number): ActorSteps {
+export function decodeActorSteps(params: Readonly<Record<string, unknown>>, n: number, viz: FunnelViz = 'steps'): ActorSteps {
+  if (viz === 'trends') return decodeTrendsPeriod(params)
   const p = decodeOrThrow(ActorStepFields, params, 'invalid funnel parameters')
   const custom = p.funnel_custom_steps ?? []
   if (custom.length > 0) return { reachedExactly: [...new Set(custom.filter((s) => s >= 1 && s <= n))].sort((a, b) => a - b) }
@@ -40,3 +46,26 @@ export function decodeActorSteps(params: Readonly<Record<string, unknown>>, n: n
   }
   return step > 0 ? { reachedAtLeast: step } : { reachedExactly: [-step - 1] }
 }
+
+/**
+ * PostHog's `ClickhouseFunnelTrendsActors` (chosen for `funnel_viz_type`
+ * trends): `entrance_period_start` (a date or date-time, read as
+ * `relative_date_parse` reads it, in the project's zone) names the period,
+ * `drop_off` (`str_to_bool` of its text: y, yes, t, true, on, 1 are true)
+ * who: true those who did not convert, false those who did. Both are required, with PostHog's
+ * messages. ValidationError naming the field.
+ */
+function decodeTrendsPeriod(params: Readonly<Record<string, unknown>>): ActorSteps {
+  const rawDrop = params.drop_off
+  if (rawDrop === undefined || rawDrop === null) throw invalid(['drop_off'], 'Filter parameter drop_off must be provided and a bool for funnel trends persons!')
+  const dropOff = TRUE_TEXTS.includes(String(rawDrop).trim().toLowerCase())
+  const start = params.entrance_period_start
+  if (typeof start !== 'string' || start.trim() === '') {
+    throw invalid(['entrance_period_start'], 'Filter parameter entrance_period_start must be provided and a datetime for funnel trends persons!')
+  }
+  return { period: { start, dropOff } }
+}
+
+/** PostHog's `str_to_bool`: these texts are true, any other false. */
+const TRUE_TEXTS: ReadonlyArray<string> = ['y', 'yes', 't', 'true', 'on', '1']
+

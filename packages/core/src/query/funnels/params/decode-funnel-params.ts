@@ -74,6 +74,14 @@ export type FunnelPersonsParams =
       readonly funnel_custom_steps?: FunnelStepFields['funnel_custom_steps'] | string
     })
   | (FunnelPersonsBase & {
+      /** The trends view's people (PostHog's funnel trends actors). */
+      readonly funnel_viz_type: 'trends'
+      /** The period, as the trends view's `days` shows it (`2024-03-05`, hourly `2024-03-05 13:00:00`), in the project's zone. */
+      readonly entrance_period_start: string
+      /** true: those who entered then and did not convert; false: those who did. Its text too (`str_to_bool`). */
+      readonly drop_off: boolean | string
+    })
+  | (FunnelPersonsBase & {
       /** Not read when `funnel_custom_steps` is not empty. */
       readonly funnel_step?: FunnelStepFields['funnel_step']
       /** Those whose furthest 1-based step is one of these (JSON text of the list is read too); wins over `funnel_step`. */
@@ -154,5 +162,5 @@ export function decodeFunnelActorsRequest(input: unknown): FunnelActorsRequest {
   const request = decodeFunnelRequest(input)
   refuseUnreadParameters(request.params, 'funnel-persons', 'invalid funnel parameters')
   const raw = request.params.funnel_step_breakdown
-  return { ...request, actorSteps: decodeActorSteps(request.params, request.steps.length), funnelStepBreakdown: raw === null ? undefined : raw }
+  return { ...request, actorSteps: decodeActorSteps(request.params, request.steps.length, request.viz), funnelStepBreakdown: raw === null ? undefined : raw }
 }
