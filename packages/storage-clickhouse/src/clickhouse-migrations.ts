@@ -49,6 +49,8 @@ order by (project_id, toDate(timestamp), cityHash64(distinct_id), timestamp, uui
 const FUNCTIONS = sql`create function if not exists strpos as (haystack, needle) -> position(haystack, needle)`
 /** `md5(text)` as Postgres and DuckDB spell it: the digest in lower-case hex (ClickHouse's `MD5` gives the 16 bytes). */
 const MD5 = sql`create function if not exists md5 as (text) -> lower(hex(MD5(text)))`
+/** `chr(code)` as ClickHouse's `char`: the same character for ASCII codes, which are all core writes (paths' `chr(10)`); `char` takes bytes, not code points, above 127. */
+const CHR = sql`create function if not exists chr as (code) -> char(code)`
 
 /** The adapter's ClickHouse schema. Idempotent DDL: ClickHouse has no transactions to roll a half-run migration back. */
 export function clickhouseMigrations(executorOf: ExecutorOf): Record<string, Migration> {
@@ -67,6 +69,11 @@ export function clickhouseMigrations(executorOf: ExecutorOf): Record<string, Mig
     clickhouse_0003_md5: {
       async up(db) {
         await (await executorOf(db)).command(compileForClickHouse(MD5).sql, {})
+      },
+    },
+    clickhouse_0004_chr: {
+      async up(db) {
+        await (await executorOf(db)).command(compileForClickHouse(CHR).sql, {})
       },
     },
   }

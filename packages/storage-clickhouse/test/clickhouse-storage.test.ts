@@ -123,6 +123,23 @@ describe('clickhouseStorage: events on ClickHouse, the rest on the companion', (
       expect(await joined()).toEqual([person])
     })
 
+    it('keeps an override the companion deleted (core squashed it into events there, not on ClickHouse); a later one for the key replaces it', async () => {
+      await sql`create table person_distinct_id_overrides (project_id integer not null, distinct_id text not null, person_id uuid not null)`.execute(db)
+      await driver.insertEvents(db, [row('0190f5a0-0000-7000-8000-000000000001')])
+      const persons = () =>
+        sql<{ p: string | null }>`select toString(ov.person_id) as p from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id`
+          .execute(db)
+          .then((r) => r.rows.map((x) => x.p))
+      const [p2, p3] = ['0190f5a0-0000-7000-8000-0000000000b2', '0190f5a0-0000-7000-8000-0000000000b3']
+      await db.insertInto('person_distinct_id_overrides' as never).values({ project_id: 1, distinct_id: 'd', person_id: p2 } as never).execute()
+      expect(await persons()).toEqual([p2])
+      await db.deleteFrom('person_distinct_id_overrides' as never).execute()
+      expect(await persons()).toEqual([p2])
+      await db.insertInto('person_distinct_id_overrides' as never).values({ project_id: 1, distinct_id: 'd', person_id: p3 } as never).execute()
+      // One row per key: the join does not double the event.
+      expect(await persons()).toEqual([p3])
+    })
+
     it('sends reads of events to ClickHouse and everything else to the companion', async () => {
       await driver.insertEvents(db, [row('0190f5a0-0000-7000-8000-000000000001', { $browser: 'x' })])
       const events = await db.selectFrom('events').select(['uuid', 'timestamp', 'properties']).execute()

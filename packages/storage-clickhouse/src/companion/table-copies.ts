@@ -58,12 +58,22 @@ export class TableCopies {
     const columns = await companionColumns(table, companion)
     if (columns.length === 0) return // not in this schema (an older one): nothing reads it
     const { rows } = await companion.executeQuery<Record<string, unknown>>(CompiledQuery.raw(`select * from ${quote(table)}`))
-    const next = `${table}__sightline_next`
-    const orderBy = COPIED_TABLES.get(table)!.orderBy.filter((c) => columns.some((col) => col.name === c))
+    const copied = COPIED_TABLES.get(table)!
+    const orderBy = copied.orderBy.filter((c) => columns.some((col) => col.name === c))
     const definition = columns.map((c) => `${quote(c.name)} ${clickhouseType(c)}`).join(', ')
+    const chRows = rows.map((row) => toClickHouseRow(row, columns))
+    if (copied.keepsDeletedRows) {
+      // Rows inserted later replace earlier ones of the same key when parts merge; OPTIMIZE FINAL merges now, so a read
+      // never meets two rows of one key (the table is small: core squashes it).
+      await this.executor.command(`create table if not exists ${quote(table)} (${definition}) engine = ReplacingMergeTree order by (${orderBy.map(quote).join(', ')})`, {})
+      await this.executor.insertRows(table, columns.map((c) => c.name), chRows)
+      await this.executor.command(`optimize table ${quote(table)} final`, {})
+      return
+    }
+    const next = `${table}__sightline_next`
     await this.executor.command(`drop table if exists ${quote(next)}`, {})
     await this.executor.command(`create table ${quote(next)} (${definition}) engine = MergeTree order by (${orderBy.map(quote).join(', ')})`, {})
-    await this.executor.insertRows(next, columns.map((c) => c.name), rows.map((row) => toClickHouseRow(row, columns)))
+    await this.executor.insertRows(next, columns.map((c) => c.name), chRows)
     await this.executor.command(`create table if not exists ${quote(table)} as ${quote(next)}`, {})
     await this.executor.command(`exchange tables ${quote(next)} and ${quote(table)}`, {})
     await this.executor.command(`drop table ${quote(next)}`, {})
