@@ -59,9 +59,11 @@ describe('ClickHouseQueryCompiler', () => {
     expect(q.parameters).toEqual(['2026-02-02 00:00:00.000001', '2026-02-02T00:00:00Z'])
   })
 
-  it("spells raw casts to Postgres types ClickHouse lacks with ClickHouse's types", () => {
-    const q = sql`select cast(${'2026-01-01T00:00:00Z'} as timestamptz), cast(1 as float8), cast(2 as bigint), cast(md5(x) as uuid)`.compile(offline())
-    expect(q.sql).toBe("select cast({p1:String} as DateTime64(6, 'UTC')), cast(1 as Float64), cast(2 as bigint), cast(md5(x) as UUID)")
+  it("spells casts to Postgres types ClickHouse lacks with ClickHouse's types, and leaves aliases of those names alone", () => {
+    const q = sql`select cast(${'2026-01-01T00:00:00Z'} as timestamptz), cast(1 as float8), cast(2 as bigint), cast(md5(cast(x as text)) as uuid), e.uuid as uuid, 'cast(a as uuid)' as float8 from e`.compile(offline())
+    expect(q.sql).toBe(
+      "select cast({p1:String} as DateTime64(6, 'UTC')), cast(1 as Float64), cast(2 as bigint), cast(md5(cast(x as text)) as UUID), e.uuid as uuid, 'cast(a as uuid)' as float8 from e",
+    )
   })
 })
 

@@ -1,7 +1,8 @@
 import { DefaultQueryCompiler, OperatorNode } from 'kysely'
-import type { BinaryOperationNode, CompiledQuery, OperationNode, QueryId, RawNode, RootOperationNode, ValueNode } from 'kysely'
+import type { BinaryOperationNode, CompiledQuery, OperationNode, QueryId, RootOperationNode, ValueNode } from 'kysely'
 import { toClickHouseParameter, toTimeParameter, type ClickHouseParameter } from './clickhouse-parameter.js'
 import { nullableWindowShifts } from './nullable-window-shifts.js'
+import { postgresCastTypes } from './postgres-cast-types.js'
 
 // Postgres's regex operators find a match anywhere, as ClickHouse's match() (RE2) does; `(?i)` makes it case-insensitive.
 const REGEX_OPERATORS: Readonly<Record<string, { negated: boolean; flags: string }>> = {
@@ -10,15 +11,6 @@ const REGEX_OPERATORS: Readonly<Record<string, { negated: boolean; flags: string
   '!~': { negated: true, flags: '' },
   '!~*': { negated: true, flags: '(?i)' },
 }
-
-// Postgres type names core writes in raw casts that ClickHouse lacks or reads otherwise (its TIMESTAMP is DateTime, whole seconds).
-// ClickHouse's type names are case-sensitive but for SQL's aliases: the others core writes (text, varchar, bigint,
-// integer, double precision, boolean, date) are such aliases; `uuid` is not.
-const RAW_CASTS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/\bas\s+timestamptz\b/gi, "as DateTime64(6, 'UTC')"],
-  [/\bas\s+float8\b/gi, 'as Float64'],
-  [/\bas\s+uuid\b/gi, 'as UUID'],
-]
 
 /**
  * Compiles Kysely's query tree to ClickHouse SQL. Values are bound as
@@ -38,10 +30,15 @@ export class ClickHouseQueryCompiler extends DefaultQueryCompiler {
     super()
   }
 
-  /** As Kysely compiles, then `lag`/`lead` with SQL's null past the partition (`nullableWindowShifts`). */
+  /**
+   * As Kysely compiles, then two rewrites of the text (user values are
+   * parameters there, never text): `lag`/`lead` with SQL's null past the
+   * partition (`nullableWindowShifts`), and casts to Postgres types
+   * ClickHouse lacks spelled as its types (`postgresCastTypes`).
+   */
   override compileQuery(node: RootOperationNode, queryId: QueryId): CompiledQuery {
     const compiled = super.compileQuery(node, queryId)
-    const sql = nullableWindowShifts(compiled.sql)
+    const sql = postgresCastTypes(nullableWindowShifts(compiled.sql))
     return sql === compiled.sql ? compiled : Object.freeze({ ...compiled, sql })
   }
 
@@ -61,16 +58,6 @@ export class ClickHouseQueryCompiler extends DefaultQueryCompiler {
 
   protected override sanitizeStringLiteral(value: string): string {
     return value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")
-  }
-
-  /**
-   * Raw SQL is core's text (user values are its parameters): a cast to a
-   * Postgres type ClickHouse lacks is spelled as ClickHouse's type. An
-   * interim until core states those casts through a dialect hook.
-   */
-  protected override visitRaw(node: RawNode): void {
-    const sqlFragments = node.sqlFragments.map((fragment) => RAW_CASTS.reduce((text, [pattern, type]) => text.replace(pattern, type), fragment))
-    super.visitRaw({ ...node, sqlFragments })
   }
 
   protected override visitBinaryOperation(node: BinaryOperationNode): void {
