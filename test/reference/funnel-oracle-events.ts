@@ -94,7 +94,12 @@ export function funnelEvents(
     const person = data.persons[event.distinct_id]
     const personId = person ? person.id : event.distinct_id
     let target: string
-    if (spec.aggregationGroup === null) target = person ? `person:${person.id}` : `distinct:${event.distinct_id}`
+    if (spec.aggregationGroup === null && spec.aggregateBy !== null) {
+      // PostHog's _aggregation_target_filter: events whose value is null or '' take no part.
+      const value = breakdownText(event.properties[spec.aggregateBy])
+      if (value === '') continue
+      target = `value:${value}`
+    } else if (spec.aggregationGroup === null) target = person ? `person:${person.id}` : `distinct:${event.distinct_id}`
     else {
       // §2.5: events without the group key do not take part.
       const key = event.groups?.[spec.aggregationGroup as 0] ?? ''

@@ -55,6 +55,8 @@ export interface FunnelSpec {
   readonly breakdown: BreakdownSpec | null
   /** null = persons. */
   readonly aggregationGroup: number | null
+  /** The event property whose values are the targets (`funnel_aggregate_by_hogql`); null: persons. A group type wins over it. */
+  readonly aggregateBy: string | null
   readonly fromStep: number
   readonly toStep: number
   readonly binCount: number | null
@@ -219,7 +221,6 @@ export function readFunnelParams(params: Record<string, unknown>, data: FunnelRe
   // funnels.md §1.4: a minute interval is read as hour.
   const interval = (intervalRaw === 'minute' ? 'hour' : intervalRaw) as Interval
   const bin = intOf(params.bin_count, 'bin_count')
-  if (params.funnel_aggregate_by_hogql) fail('reference: funnel_aggregate_by_hogql is not modelled')
   return {
     steps,
     exclusions: exclusionSpecs(params.exclusions, steps, order),
@@ -230,6 +231,7 @@ export function readFunnelParams(params: Record<string, unknown>, data: FunnelRe
     filterTestAccounts: params.filter_test_accounts === true || params.filter_test_accounts === 'true',
     breakdown: breakdownSpec(params, n, order),
     aggregationGroup: intOf(params.aggregation_group_type_index, 'aggregation_group_type_index'),
+    aggregateBy: aggregateByOf(params.funnel_aggregate_by_hogql),
     fromStep,
     toStep,
     binCount: bin === null ? null : Math.min(90, Math.max(1, bin)),
@@ -238,4 +240,21 @@ export function readFunnelParams(params: Record<string, unknown>, data: FunnelRe
     dateTo: textOrNull(params.date_to),
     explicitDate: params.explicit_date === true || params.explicit_date === 'true',
   }
+}
+
+/**
+ * `funnel_aggregate_by_hogql` (PostHog's `_aggregation_target_expr`): nothing,
+ * '' or `person_id` count persons (null here); `properties.<key>` and
+ * `properties['<key>']` count the values of that event property. Any other
+ * expression is beyond this reference.
+ */
+function aggregateByOf(raw: unknown): string | null {
+  if (raw === undefined || raw === null) return null
+  if (typeof raw !== 'string') return fail('funnel_aggregate_by_hogql must be text')
+  const expression = raw.trim()
+  if (expression === '' || expression === 'person_id') return null
+  const dotted = /^properties\.([A-Za-z_$][\w$]*)$/.exec(expression)
+  const bracketed = /^properties\['([^'\\]*)'\]$/.exec(expression)
+  const key = dotted?.[1] ?? bracketed?.[1]
+  return key ?? fail(`reference: funnel_aggregate_by_hogql ${JSON.stringify(expression)} is not modelled`)
 }
