@@ -16,7 +16,7 @@ import { duckdbMemory } from '../targets/duckdb.js'
 import { pgliteTarget, pgServerTarget } from '../targets/postgres.js'
 import { batches, placed } from './arbitraries.js'
 
-const RUNS = Number(process.env.SIGHTLINE_PERSONS_ON_EVENTS_RUNS ?? 20)
+const RUNS = Number(process.env.SIGHTLINE_PERSONS_ON_EVENTS_RUNS ?? 12)
 // Fixed, so the shares asserted below are of known data; set it to explore others.
 const SEED = Number(process.env.SIGHTLINE_PERSONS_ON_EVENTS_SEED ?? 1)
 
