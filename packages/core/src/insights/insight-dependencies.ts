@@ -66,7 +66,9 @@ export function insightDependencies(kind: AnalysisKind, params: Json, alsoApplie
     types.has('hogql') ||
     maths.includes('hogql') ||
     series.some((s) => typeof s.math_hogql === 'string' && s.math_hogql !== '') ||
-    (typeof params.funnel_aggregate_by_hogql === 'string' && params.funnel_aggregate_by_hogql.trim() !== '')
+    (typeof params.funnel_aggregate_by_hogql === 'string' && params.funnel_aggregate_by_hogql.trim() !== '') ||
+    // Paths' node names by a HogQL expression may read person properties (and, like every HogQL, any event).
+    (typeof params.paths_hogql_expression === 'string' && params.paths_hogql_expression.trim() !== '')
   // A first-time math reads each person's events before the range (funnel steps group them by person even when aggregating by groups).
   const firstTime = maths.some((m) => m === 'first_time_for_user' || m === 'first_time_for_user_with_filters')
   // Funnel paths read the funnel over its own date range, whatever the paths' range.
