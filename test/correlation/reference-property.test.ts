@@ -1,14 +1,14 @@
 /**
  * The reference property: on random small datasets and random correlation
  * requests, every storage adapter answers the rows, counts, types and
- * `skewed` of the independent reference (test/reference/correlation-reference.ts),
+ * `skewed` of the independent reference (test/reference/correlation/correlation-reference.ts),
  * odds ratios within 1e-9; and the first row's people URLs list exactly its counts.
  * SIGHTLINE_CORRELATION_RUNS sets the number of datasets (default 24 in all, 4 requests each, shared by the targets).
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { correlationActors, runFunnelCorrelation } from '../../packages/core/src/query/correlation/index.js'
-import { referenceCorrelation } from '../reference/correlation-reference.js'
+import { referenceCorrelation } from '../reference/correlation/correlation-reference.js'
 import { targets } from '../filters/filter-db.js'
 import { openFunnelEngine, type FunnelEngine } from '../funnels/support/engine.js'
 import { loadExample } from '../funnels/support/load-example.js'

@@ -4,7 +4,7 @@
  * A property's text: strings as they are, numbers and booleans in JSON
  * spelling, null when missing or JSON null.
  */
-import { refSelectorRegex } from '../reference/ref-selector.js'
+import { refSelectorRegex } from '../reference/shared/ref-selector.js'
 
 type Json = string | number | boolean | null | undefined
 type Scalar = string | number | boolean
@@ -109,7 +109,7 @@ const NEGATED = new Set(['is_not', 'not_icontains', 'not_regex', 'is_not_set'])
 /**
  * posthog/hogql/property.py's element branch: regexes over the chain. The
  * selector's regex is the reference's own `build_selector_regex`
- * (test/reference/ref-selector.ts).
+ * (test/reference/shared/ref-selector.ts).
  */
 function elementCondition(c: RefCondition, chain: string): boolean {
   const op = c.operator ?? 'exact'

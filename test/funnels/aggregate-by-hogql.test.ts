@@ -10,8 +10,8 @@ import { funnelActors } from '../../packages/core/src/query/funnels/funnel-actor
 import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
 import { targets } from '../filters/filter-db.js'
 import { loadedProject } from './support/loaded-project.js'
-import { MARCH } from '../reference/funnel-example-builders.js'
-import { SESSIONS } from '../reference/funnel-examples-aggregation.js'
+import { MARCH } from '../reference/funnels/funnel-example-builders.js'
+import { SESSIONS } from '../reference/funnels/funnel-examples-aggregation.js'
 
 // a: s1 (signup 10:00, buy 10:05), s2 (signup 12:00); b: s3 (signup 11:00), s4 (buy 11:30); c: '' and no session.
 const DATA = SESSIONS

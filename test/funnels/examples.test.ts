@@ -1,5 +1,5 @@
 /**
- * Every hand-derived funnel worked example (test/reference/funnel-examples.ts)
+ * Every hand-derived funnel worked example (test/reference/funnels/funnel-examples.ts)
  * on every storage target: the `result` runFunnel answers must equal the
  * example's, people URLs aside; bad input must be a ValidationError naming
  * the example's field.
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ValidationError } from '../../packages/core/src/errors.js'
 import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
 import { targets } from '../filters/filter-db.js'
-import { FUNNEL_EXAMPLES } from '../reference/funnel-examples.js'
+import { FUNNEL_EXAMPLES } from '../reference/funnels/funnel-examples.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
 import { loadExample, withoutUrls } from './support/load-example.js'
 

@@ -1,11 +1,11 @@
 /**
  * The first-time step maths' worked examples
- * (test/reference/funnel-examples-first-time.ts) on every storage target.
+ * (test/reference/funnels/funnel-examples-first-time.ts) on every storage target.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
 import { targets } from '../filters/filter-db.js'
-import { FIRST_TIME_EXAMPLES } from '../reference/funnel-examples-first-time.js'
+import { FIRST_TIME_EXAMPLES } from '../reference/funnels/funnel-examples-first-time.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
 import { loadExample, withoutUrls } from './support/load-example.js'
 

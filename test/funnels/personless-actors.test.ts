@@ -10,7 +10,7 @@ import { correlationActors, runFunnelCorrelation } from '../../packages/core/src
 import { funnelActors } from '../../packages/core/src/query/funnels/funnel-actors.js'
 import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
 import { targets } from '../filters/filter-db.js'
-import { dataset, ev, MARCH, people } from '../reference/funnel-example-builders.js'
+import { dataset, ev, MARCH, people } from '../reference/funnels/funnel-example-builders.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
 import { loadExample } from './support/load-example.js'
 

@@ -1,7 +1,7 @@
 /**
  * The funnel reference property: on random events and random funnel
  * requests, every storage adapter returns exactly what the independent
- * reference evaluator (test/reference/funnel-reference.ts) returns, people
+ * reference evaluator (test/reference/funnels/funnel-reference.ts) returns, people
  * URLs aside. Each random dataset is loaded once and asked several requests.
  */
 import fc from 'fast-check'
@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ValidationError } from '../../packages/core/src/errors.js'
 import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
 import { targets } from '../filters/filter-db.js'
-import { toRefDataset } from '../reference/funnel-dataset.js'
-import { referenceFunnel } from '../reference/funnel-reference.js'
-import type { FunnelExampleData } from '../reference/funnel-dataset.js'
+import { toRefDataset } from '../reference/funnels/funnel-dataset.js'
+import { referenceFunnel } from '../reference/funnels/funnel-reference.js'
+import type { FunnelExampleData } from '../reference/funnels/funnel-dataset.js'
 import { datasetOf, requestArb } from './support/arbitraries.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
 import { outcome } from './support/outcome.js'

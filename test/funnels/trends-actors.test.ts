@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { funnelActors } from '../../packages/core/src/query/funnels/funnel-actors.js'
 import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
 import { targets } from '../filters/filter-db.js'
-import { dataset, ev } from '../reference/funnel-example-builders.js'
+import { dataset, ev } from '../reference/funnels/funnel-example-builders.js'
 import { loadedProject } from './support/loaded-project.js'
 
 /** a signs up on the 5th at 10:00 and buys at 11:00; b signs up on the 5th at 12:00 only; c signs up on the 6th at 09:00 and buys at 09:30. */

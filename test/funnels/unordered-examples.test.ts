@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
 import { targets } from '../filters/filter-db.js'
-import { dataset, done, ev, MARCH } from '../reference/funnel-example-builders.js'
+import { dataset, done, ev, MARCH } from '../reference/funnels/funnel-example-builders.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
 import { loadExample, withoutUrls } from './support/load-example.js'
 

@@ -8,8 +8,8 @@
  * equal timestamps by uuid. generator-shares.test.ts checks what the runs reach.
  */
 import fc from 'fast-check'
-import type { RefDataset, RefEvent } from '../reference/ref-dataset.js'
-import type { RefPathsParams } from '../reference/path-sessions.js'
+import type { RefDataset, RefEvent } from '../reference/shared/ref-dataset.js'
+import type { RefPathsParams } from '../reference/paths/path-sessions.js'
 
 export const PATHS_NOW = new Date('2024-03-12T12:00:00Z')
 // 2024-03-10 02:00 is New York's spring change: events start the evening before.

@@ -5,7 +5,7 @@
  */
 import { describe, test } from 'vitest'
 import { runPaths } from '../../packages/core/src/query/paths/index.js'
-import { referencePaths } from '../reference/path-reference.js'
+import { referencePaths } from '../reference/paths/path-reference.js'
 import { EXAMPLES } from './examples.js'
 import { expectEdges, type Opened } from './support.js'
 

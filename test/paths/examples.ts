@@ -4,7 +4,7 @@
  * paths_query_runner.py (several are PostHog's own test_paths_query_runner.py
  * cases). Edges are `[source, target, value, average ms]`, in result order.
  */
-import type { RefDataset, RefEvent, RefPerson } from '../reference/ref-dataset.js'
+import type { RefDataset, RefEvent, RefPerson } from '../reference/shared/ref-dataset.js'
 
 export type Edge = readonly [string, string, number, number]
 

@@ -8,11 +8,11 @@
  */
 import { describe, expect, it } from 'vitest'
 import { targets } from '../filters/filter-db.js'
-import { dataset, ev } from '../reference/funnel-example-builders.js'
-import type { RefEvent } from '../reference/ref-dataset.js'
+import { dataset, ev } from '../reference/funnels/funnel-example-builders.js'
+import type { RefEvent } from '../reference/shared/ref-dataset.js'
 import { loadedProject } from '../funnels/support/loaded-project.js'
-import { toRefDataset } from '../reference/funnel-dataset.js'
-import { referenceFunnelPaths } from '../reference/funnel-path-reference.js'
+import { toRefDataset } from '../reference/funnels/funnel-dataset.js'
+import { referenceFunnelPaths } from '../reference/funnels/funnel-path-reference.js'
 
 /**
  * user_0..4: step one 00:00, between_step_1_a 00:01, _b 00:02, _c 00:03, step two 00:04, step three 00:05.

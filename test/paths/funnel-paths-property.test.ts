@@ -1,5 +1,5 @@
 /**
- * Funnel paths against the reference (test/reference/funnel-path-reference.ts,
+ * Funnel paths against the reference (test/reference/funnels/funnel-path-reference.ts,
  * the funnel and paths references composed), on every storage: random
  * datasets and paths requests (the paths property's generators) with a
  * random funnel over the datasets' events (2 or 3 steps, a window of 10 to
@@ -12,7 +12,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { pathActors, runPaths } from '../../packages/core/src/query/paths/index.js'
 import { targets } from '../filters/filter-db.js'
-import { referenceFunnelPathActors, referenceFunnelPaths, type RefFunnelPathsParams } from '../reference/funnel-path-reference.js'
+import { referenceFunnelPathActors, referenceFunnelPaths, type RefFunnelPathsParams } from '../reference/funnels/funnel-path-reference.js'
 import { openTrendEngine, type TrendEngine } from '../trends/support/engine.js'
 import { PATHS_NOW, pathsDataset, pathsParams } from './arbitraries.js'
 import { actorKeysOf } from './support.js'

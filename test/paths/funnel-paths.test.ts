@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest'
 import { targets } from '../filters/filter-db.js'
 import { loadedProject } from '../funnels/support/loaded-project.js'
-import { dataset, ev, MARCH } from '../reference/funnel-example-builders.js'
+import { dataset, ev, MARCH } from '../reference/funnels/funnel-example-builders.js'
 
 /**
  * On 2024-03-05 (UTC). p1 converts: home 10:00, signup 10:01, pricing 10:02,

@@ -1,15 +1,15 @@
 /**
  * The reference property: random small datasets and random paths requests
  * give the same edges, in the same order, on every storage adapter as the
- * independent reference evaluator (test/reference/path-reference.ts); and
+ * independent reference evaluator (test/reference/paths/path-reference.ts); and
  * the persons behind a random node or edge of the result are the reference's.
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { pathActors, runPaths } from '../../packages/core/src/query/paths/index.js'
 import { targets } from '../filters/filter-db.js'
-import { referencePathActors, referencePaths } from '../reference/path-reference.js'
-import type { RefPathsParams } from '../reference/path-sessions.js'
+import { referencePathActors, referencePaths } from '../reference/paths/path-reference.js'
+import type { RefPathsParams } from '../reference/paths/path-sessions.js'
 import { openTrendEngine, type TrendEngine } from '../trends/support/engine.js'
 import { PATHS_NOW, pathsDataset, pathsParams } from './arbitraries.js'
 import { actorKeysOf } from './support.js'

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { targets } from '../filters/filter-db.js'
-import { dataset, ev } from '../reference/funnel-example-builders.js'
+import { dataset, ev } from '../reference/funnels/funnel-example-builders.js'
 import { openFunnelEngine, type FunnelEngine } from '../funnels/support/engine.js'
 import { loadExample } from '../funnels/support/load-example.js'
 

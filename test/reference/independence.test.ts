@@ -4,8 +4,8 @@
  * comparison with itself. No file under test/reference/, nor the property
  * filters' test/filters/reference-*.ts, imports (statically, dynamically or by
  * re-export) from a package's sources; they have their own clock
- * (ref-time.ts), dates (ref-dates.ts) and selectors (ref-selector.ts).
- * load-dataset.ts, which loads a dataset into an engine, takes only types from
+ * (shared/ref-time.ts), dates (shared/ref-dates.ts) and selectors (shared/ref-selector.ts).
+ * shared/load-dataset.ts, which loads a dataset into an engine, takes only types from
  * the public `@sightline/core`.
  */
 import { readdirSync, readFileSync } from 'node:fs'
@@ -23,8 +23,8 @@ const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"]([^'"]+)
 describe('the references are independent of core', () => {
   it('finds the references to check', () => {
     expect(files.length).toBeGreaterThan(50)
-    expect(files).toContain('trend-reference.ts')
-    expect(files).toContain('ref-selector.ts')
+    expect(files).toContain('trends/trend-reference.ts')
+    expect(files).toContain('shared/ref-selector.ts')
     expect(filterReferences).toEqual(expect.arrayContaining(['reference-filter.ts', 'reference-cohort.ts', 'reference-action.ts']))
   })
 

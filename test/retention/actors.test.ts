@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { retentionActors, runRetention } from '../../packages/core/src/query/retention/index.js'
 import { targets } from '../filters/filter-db.js'
-import { referenceRetention } from '../reference/retention-reference.js'
+import { referenceRetention } from '../reference/retention/retention-reference.js'
 import { browserSwitch, companies, dataset, ev, pageviews, purchases } from './examples-data.js'
 import { loadInto, openRetentionEngine, shown, type Clocked } from './support.js'
 

@@ -2,7 +2,7 @@
  * The worked examples' data, small enough to count by hand. Days are UTC
  * unless an example says otherwise; `now` is well after every event.
  */
-import type { RefDataset, RefEvent } from '../reference/ref-dataset.js'
+import type { RefDataset, RefEvent } from '../reference/shared/ref-dataset.js'
 
 let serial = 0
 /** An event; uuids are unique per call so storage keeps every one. */

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runRetention } from '../../packages/core/src/query/retention/index.js'
 import { targets } from '../filters/filter-db.js'
-import { referenceRetention } from '../reference/retention-reference.js'
+import { referenceRetention } from '../reference/retention/retention-reference.js'
 import { EXAMPLES } from './examples.js'
 import { loadInto, openRetentionEngine, shown, type Clocked } from './support.js'
 

@@ -2,7 +2,7 @@
  * The worked examples: parameters, data and the rows counted by hand.
  * `rows` lists each result row as [breakdown value or null, values].
  */
-import type { RefDataset } from '../reference/ref-dataset.js'
+import type { RefDataset } from '../reference/shared/ref-dataset.js'
 import { browserSwitch, companies, dataset, ev, pageviews, purchases, sameInstantFirst, springForwardDays, springForwardHours, withDecember } from './examples-data.js'
 import type { Shown } from './support.js'
 

@@ -1,7 +1,7 @@
 /**
  * The reference property: random small datasets and random retention
  * requests give the same rows on every storage adapter as the independent
- * reference evaluator (test/reference/retention-reference.ts), and one
+ * reference evaluator (test/reference/retention/retention-reference.ts), and one
  * cell's people URL (a random cell with returns when there is one) answers as
  * many actors as its count. Two requests on each dataset.
  * SIGHTLINE_RETENTION_RUNS sets the requests (default 40); a failure replays
@@ -11,9 +11,9 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { retentionActors, runRetention } from '../../packages/core/src/query/retention/index.js'
 import { targets } from '../filters/filter-db.js'
-import type { RefDataset } from '../reference/ref-dataset.js'
-import { referenceRetention } from '../reference/retention-reference.js'
-import { dataset } from '../reference/trend-arbitraries.js'
+import type { RefDataset } from '../reference/shared/ref-dataset.js'
+import { referenceRetention } from '../reference/retention/retention-reference.js'
+import { dataset } from '../reference/trends/trend-arbitraries.js'
 import { retentionParams } from './params-arbitrary.js'
 import { loadInto, openRetentionEngine, type Clocked } from './support.js'
 

@@ -3,7 +3,7 @@
  * example loaded as its own project, and results reduced to what the
  * examples state by hand (counts per row, labels, dates, breakdown values).
  */
-import type { RefDataset } from '../reference/ref-dataset.js'
+import type { RefDataset } from '../reference/shared/ref-dataset.js'
 import { openTrendEngine, type TrendEngine } from '../trends/support/engine.js'
 import type { ConformanceTarget } from '../conformance/target.js'
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runTrend } from '../../packages/core/src/query/trends/run-trend.js'
 import { trendActors } from '../../packages/core/src/query/trends/trend-actors.js'
 import { targets } from '../filters/filter-db.js'
-import { dataset, RANGE } from '../reference/trend-arbitraries.js'
+import { dataset, RANGE } from '../reference/trends/trend-arbitraries.js'
 import { openTrendEngine, type TrendEngine } from './support/engine.js'
 import { loadTrendData } from './support/load.js'
 

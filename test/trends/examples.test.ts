@@ -1,11 +1,11 @@
 /**
  * Every hand-derived worked example of trends, stickiness and lifecycle
- * (test/reference/trend-examples.ts) on every storage target.
+ * (test/reference/trends/trend-examples.ts) on every storage target.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runTrend } from '../../packages/core/src/query/trends/run-trend.js'
 import { targets } from '../filters/filter-db.js'
-import { TREND_EXAMPLES, toRefDataset, trendMismatches, type TrendExample } from '../reference/trend-examples.js'
+import { TREND_EXAMPLES, toRefDataset, trendMismatches, type TrendExample } from '../reference/trends/trend-examples.js'
 import { openTrendEngine, type TrendEngine } from './support/engine.js'
 import { loadTrendData } from './support/load.js'
 

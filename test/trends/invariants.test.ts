@@ -11,8 +11,8 @@ import { resolveDateRange } from '../../packages/core/src/query/dates/resolve-da
 import { runTrend } from '../../packages/core/src/query/trends/run-trend.js'
 import { parseTimestamp } from '../../packages/core/src/time/timestamp.js'
 import { targets } from '../filters/filter-db.js'
-import type { RefDataset } from '../reference/ref-dataset.js'
-import { dataset, RANGE } from '../reference/trend-arbitraries.js'
+import type { RefDataset } from '../reference/shared/ref-dataset.js'
+import { dataset, RANGE } from '../reference/trends/trend-arbitraries.js'
 import { openTrendEngine, type TrendEngine } from './support/engine.js'
 import { loadTrendData } from './support/load.js'
 

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runTrend } from '../../packages/core/src/query/trends/run-trend.js'
 import { targets } from '../filters/filter-db.js'
-import { ev, personsOf, UTC, type TrendExample } from '../reference/trend-example-data.js'
-import { toRefDataset, trendMismatches } from '../reference/trend-examples.js'
+import { ev, personsOf, UTC, type TrendExample } from '../reference/trends/trend-example-data.js'
+import { toRefDataset, trendMismatches } from '../reference/trends/trend-examples.js'
 import { openTrendEngine, type TrendEngine } from './support/engine.js'
 import { loadTrendData } from './support/load.js'
 

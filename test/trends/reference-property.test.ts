@@ -1,16 +1,16 @@
 /**
  * The reference property: random small datasets and random trend,
  * stickiness and lifecycle requests give the same result on every storage
- * adapter as the independent reference evaluator (test/reference/trend-reference.ts).
+ * adapter as the independent reference evaluator (test/reference/trends/trend-reference.ts).
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runTrend } from '../../packages/core/src/query/trends/run-trend.js'
 import { targets } from '../filters/filter-db.js'
-import type { RefDataset } from '../reference/ref-dataset.js'
-import { dataset } from '../reference/trend-arbitraries.js'
-import { TOTAL_VALUE_DISPLAYS } from '../reference/trend-query.js'
-import { referenceTrend } from '../reference/trend-reference.js'
+import type { RefDataset } from '../reference/shared/ref-dataset.js'
+import { dataset } from '../reference/trends/trend-arbitraries.js'
+import { TOTAL_VALUE_DISPLAYS } from '../reference/trends/trend-query.js'
+import { referenceTrend } from '../reference/trends/trend-reference.js'
 import { resultMismatches } from './support/compare-results.js'
 import { openTrendEngine, type TrendEngine } from './support/engine.js'
 import { loadTrendData } from './support/load.js'

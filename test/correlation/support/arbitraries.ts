@@ -8,8 +8,8 @@
  * no funnel exclusions (see correlation-reference.ts, reading 1).
  */
 import fc from 'fast-check'
-import type { CorrelationData } from '../../reference/correlation-reference.js'
-import type { RefEvent, RefPerson } from '../../reference/ref-dataset.js'
+import type { CorrelationData } from '../../reference/correlation/correlation-reference.js'
+import type { RefEvent, RefPerson } from '../../reference/shared/ref-dataset.js'
 
 // Twelve persons (one with two distinct ids), so that funnels have converters and droppers to compare.
 const PERSON_IDS = Array.from({ length: 12 }, (_, i) => `d${i + 1}`)

@@ -3,8 +3,8 @@
  * distinct id, their events in order, loaded as a funnel example (the
  * funnels' loader) into any engine.
  */
-import type { FunnelExampleData } from '../../reference/funnel-dataset.js'
-import type { RefEvent, RefPerson } from '../../reference/ref-dataset.js'
+import type { FunnelExampleData } from '../../reference/funnels/funnel-dataset.js'
+import type { RefEvent, RefPerson } from '../../reference/shared/ref-dataset.js'
 
 export class Journeys {
   private readonly events: RefEvent[] = []

@@ -12,9 +12,9 @@
  * aggregation. generator-shares.test.ts checks what the runs reach.
  */
 import fc from 'fast-check'
-import type { FunnelExampleData } from '../../reference/funnel-dataset.js'
-import type { RefEvent, RefPerson } from '../../reference/ref-dataset.js'
-import { journeyPoints } from '../../reference/journey-points.js'
+import type { FunnelExampleData } from '../../reference/funnels/funnel-dataset.js'
+import type { RefEvent, RefPerson } from '../../reference/shared/ref-dataset.js'
+import { journeyPoints } from '../../reference/shared/journey-points.js'
 
 const DISTINCT_IDS = ['d1', 'd2', 'd3', 'd4', 'd5', 'loner'] as const
 const PERSONS: Record<string, RefPerson> = {

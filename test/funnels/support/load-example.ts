@@ -3,8 +3,8 @@
  * and translates between the example's action and cohort ids and the ones
  * the database gave: the example names action 7, the database may call it 3.
  */
-import type { FunnelExampleData } from '../../reference/funnel-dataset.js'
-import { loadDataset } from '../../reference/load-dataset.js'
+import type { FunnelExampleData } from '../../reference/funnels/funnel-dataset.js'
+import { loadDataset } from '../../reference/shared/load-dataset.js'
 import type { FunnelEngine } from './engine.js'
 
 export interface LoadedExample {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest'
 import type { ConformanceTarget } from '../../conformance/target.js'
-import type { FunnelExampleData } from '../../reference/funnel-dataset.js'
+import type { FunnelExampleData } from '../../reference/funnels/funnel-dataset.js'
 import { openFunnelEngine, type FunnelEngine } from './engine.js'
 import { loadExample } from './load-example.js'
 

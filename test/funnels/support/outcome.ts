@@ -1,5 +1,5 @@
 import { ValidationError } from '../../../packages/core/src/errors.js'
-import { RefValidationError } from '../../reference/ref-dates.js'
+import { RefValidationError } from '../../reference/shared/ref-dates.js'
 
 /** An answer, or the 400 it ended in, named by its parameter, so that engine and reference compare either way. */
 export async function outcome<T>(run: Promise<T>): Promise<{ ok: T } | { error: string }> {

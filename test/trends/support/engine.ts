@@ -14,8 +14,8 @@ import { DEFAULT_QUERY_LIMITS } from '../../../packages/core/src/query/execution
 import { ClosedError } from '../../../packages/core/src/errors.js'
 import { openEngine, type Engine } from '../../conformance/harness.js'
 import type { ConformanceTarget } from '../../conformance/target.js'
-import { loadDataset } from '../../reference/load-dataset.js'
-import type { RefDataset } from '../../reference/ref-dataset.js'
+import { loadDataset } from '../../reference/shared/load-dataset.js'
+import type { RefDataset } from '../../reference/shared/ref-dataset.js'
 
 export interface TrendEngine extends Engine {
   readonly ctx: EngineContext

@@ -5,7 +5,7 @@
  * (RefPerson has no created_at; ingestion in time order stores exactly this,
  * but loadDataset creates persons before their events, at the clock's now).
  */
-import type { RefDataset } from '../../reference/ref-dataset.js'
+import type { RefDataset } from '../../reference/shared/ref-dataset.js'
 import type { TrendEngine } from './engine.js'
 
 export async function loadTrendData(engine: TrendEngine, data: RefDataset): Promise<number> {

@@ -1,13 +1,13 @@
 /**
  * Random legacy trend requests over the datasets of
- * test/reference/trend-arbitraries.ts (events `a` and `b`, `$browser`,
+ * test/reference/trends/trend-arbitraries.ts (events `a` and `b`, `$browser`,
  * numeric-or-not `amount`, `$session_id`, `$group_0`, person `plan`): every
  * insight, math, interval, display, breakdown shape, limit, formula, compare,
  * smoothing and date form the reference evaluator covers. Nothing is left out here;
  * nothing is excluded: Sightline and the reference agree on every request it makes.
  */
 import fc from 'fast-check'
-import { RANGE } from '../../reference/trend-arbitraries.js'
+import { RANGE } from '../../reference/trends/trend-arbitraries.js'
 
 const MATHS = [
   'total', 'dau', 'weekly_active', 'monthly_active', 'unique_session', 'unique_group', 'first_time_for_user',
