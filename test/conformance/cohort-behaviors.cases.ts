@@ -157,6 +157,46 @@ export function cohortBehaviorCases(target: ConformanceTarget): void {
       })
     }, 120_000)
 
+    conformanceCase(target, 'sequence windows in calendar months and years', async () => {
+      await withEngine(target, async (s, org) => {
+        // enterprise_cohort_query.py's sequence: latest_1 <= latest_0 + INTERVAL n MONTH, on UTC timestamps: a calendar month after
+        // each event, the day clamped to the month's last. $pageview then $new_view; NOW is 2026-03-01 12:00 UTC.
+        const on = (distinctId: string, event: string, iso: string): Event => ({ distinctId, event, timestamp: iso, properties: {} })
+        const x = await example(s, org, { p1: {}, p2: {}, p3: {}, p4: {}, p5: {}, p6: {}, p7: {} }, [
+          // 31 Jan 10:00 plus a month is 28 Feb 10:00 (2026 is not a leap year): p1's $new_view at that instant is within, p2's a minute later is not
+          // (30 days, PostHog's INTERVAL_TO_SECONDS month, would reach 2 March).
+          on('p1', '$pageview', '2026-01-31T10:00:00Z'),
+          on('p1', '$new_view', '2026-02-28T10:00:00Z'),
+          on('p2', '$pageview', '2026-01-31T10:00:00Z'),
+          on('p2', '$new_view', '2026-02-28T10:01:00Z'),
+          // On the UTC date: 31 Jan 03:00 UTC plus a month is 28 Feb 03:00 UTC, before p3's $new_view at 12:00 (New York's calendar would give 1 Mar 03:00 UTC).
+          on('p3', '$pageview', '2026-01-31T03:00:00Z'),
+          on('p3', '$new_view', '2026-02-28T12:00:00Z'),
+          // Exactly a month: 15 Jan 09:00 to 15 Feb 09:00, the reach closed.
+          on('p4', '$pageview', '2026-01-15T09:00:00Z'),
+          on('p4', '$new_view', '2026-02-15T09:00:00Z'),
+          // A pageview before W(2 months) = 1 Jan 12:00 does not start a sequence.
+          on('p5', '$pageview', '2025-12-31T12:00:00Z'),
+          on('p5', '$new_view', '2026-01-20T12:00:00Z'),
+          // A year: 31 Mar 2024 08:00 to 31 Mar 2025 08:00 is within a year, a second later is not.
+          on('p6', '$pageview', '2024-03-31T08:00:00Z'),
+          on('p6', '$new_view', '2025-03-31T08:00:00Z'),
+          on('p7', '$pageview', '2024-03-31T08:00:00Z'),
+          on('p7', '$new_view', '2025-03-31T08:00:01Z'),
+        ])
+        const sequence = (time: [number, string], seq: [number, string]) =>
+          and(pageview({ value: 'performed_event_sequence', time_value: time[0], time_interval: time[1], seq_event: '$new_view', seq_event_type: 'events', seq_time_value: seq[0], seq_time_interval: seq[1] }))
+        // In the last 2 months (W = 1 Jan 12:00; p6 and p7 are older), within a month: p1 and p4.
+        expect(await x.members(sequence([2, 'month'], [1, 'month']))).toEqual(['p1', 'p4'])
+        // Within a year, in the last 2 months: every pair in the window is (p1 to p4).
+        expect(await x.members(sequence([2, 'month'], [1, 'year']))).toEqual(['p1', 'p2', 'p3', 'p4'])
+        // In the last 2 years (W = 1 Mar 2024 12:00), within a year: p6 (exactly a year) and every pair of this year; not p7, a second late.
+        expect(await x.members(sequence([2, 'year'], [1, 'year']))).toEqual(['p1', 'p2', 'p3', 'p4', 'p5', 'p6'])
+        // Within 12 months is the same rule as within a year.
+        expect(await x.members(sequence([2, 'year'], [12, 'month']))).toEqual(['p1', 'p2', 'p3', 'p4', 'p5', 'p6'])
+      })
+    }, 120_000)
+
     conformanceCase(target, 'explicit datetimes, negations, first time of an action, and what is refused', async () => {
       await withEngine(target, async (s, org) => {
         // test_performed_event: explicit_datetime -1w reads as W(1 week) = 22 Feb 12:00; p1's pageview 2 days ago is after it, p2's 9 days ago is not.
@@ -258,7 +298,7 @@ export function cohortBehaviorCases(target: ConformanceTarget): void {
           [pageview({ value: 'performed_event_first_time', time_value: 1, time_interval: 'day', explicit_datetime: '-3d' }), 'explicit_datetime'],
           [pageview({ value: 'performed_event', explicit_datetime: '-3d', explicit_datetime_to: '-1d' }), 'explicit_datetime_to'],
           [pageview({ value: 'performed_event', explicit_datetime: '3000-01-01' }), 'explicit_datetime'],
-          [pageview({ value: 'performed_event_sequence', time_value: 8, time_interval: 'day', seq_event: '$x', seq_time_value: 1, seq_time_interval: 'month' }), 'seq_time_interval'],
+          [pageview({ value: 'performed_event_sequence', time_value: 8, time_interval: 'day', seq_event: '$x', seq_time_value: 1, seq_time_interval: 'fortnight' }), 'seq_time_interval'],
           [pageview({ value: 'performed_event_sequence', time_value: 8, time_interval: 'day', seq_event: 9999, seq_event_type: 'actions', seq_time_value: 1, seq_time_interval: 'day' }), 'seq_event'],
         ] as const) {
           const error = await failure(s.cohorts.create(x.projectId, { filters: and(criterion) } as never))

@@ -19,6 +19,9 @@ const event = fc.record({
     { weight: 1, arbitrary: fc.integer({ min: -3, max: 24 * 95 }) },
     { weight: 3, arbitrary: fc.constantFrom(1, 2, 3, 24, 48, 72, 168, 336, 504, 744, 1416, 2160).chain((h) => fc.constantFrom(h, h - 1)) },
     { weight: 1, arbitrary: fc.constantFrom(700, 1400) },
+    // Pairs a calendar month and 30 days tell apart: 31 Jan 13:00 (1415) reaches 28 Feb 13:00, not 2 Mar 08:00 (700);
+    // 28 Feb 13:00 (743) reaches 28 Mar 13:00, not 29 Mar 12:00 (48).
+    { weight: 2, arbitrary: fc.constantFrom(1415, 743, 700, 48) },
   ),
   plan: fc.option(fc.constantFrom('pro', 'free'), { nil: undefined }),
 })
@@ -55,7 +58,7 @@ const behavioral: fc.Arbitrary<RefCriterion> = fc
 type Unit = 'hour' | 'day' | 'week' | 'month'
 const smallUnit = fc.constantFrom('hour', 'day') as fc.Arbitrary<Unit>
 const operator = fc.constantFrom('gte', 'gt', 'lte', 'lt', 'eq') as fc.Arbitrary<'gte' | 'gt' | 'lte' | 'lt' | 'eq'>
-// The other behaviors, valid as PostHog checks them: the recent span no longer than the whole, min_periods <= total_periods, sequence windows in hours or days.
+// The other behaviors, valid as PostHog checks them: the recent span no longer than the whole, min_periods <= total_periods, sequence windows in hours, days or months.
 const otherBehavioral: fc.Arbitrary<RefCriterion> = fc.oneof(
   fc.record({ value: fc.constant('performed_event_first_time' as const), time_value: fc.integer({ min: 1, max: 3 }), time_interval: fc.constantFrom('day', 'week', 'month') as fc.Arbitrary<Unit> }),
   fc
@@ -64,7 +67,9 @@ const otherBehavioral: fc.Arbitrary<RefCriterion> = fc.oneof(
   fc
     .record({ value: fc.constant('performed_event_regularly' as const), time_value: fc.integer({ min: 1, max: 2 }), time_interval: fc.constantFrom('hour', 'day', 'week') as fc.Arbitrary<Unit>, operator, operator_value: fc.integer({ min: 1, max: 2 }), total_periods: fc.integer({ min: 1, max: 4 }), min: fc.integer({ min: 1, max: 4 }) })
     .map(({ min, ...c }) => ({ ...c, min_periods: Math.min(min, c.total_periods) })),
-  fc.record({ value: fc.constant('performed_event_sequence' as const), time_value: fc.integer({ min: 1, max: 3 }), time_interval: fc.constantFrom('day', 'week') as fc.Arbitrary<Unit>, seq_event: fc.constantFrom('buy', 'view'), seq_time_value: fc.integer({ min: 1, max: 48 }), seq_time_interval: smallUnit }),
+  fc.record({ value: fc.constant('performed_event_sequence' as const), time_value: fc.integer({ min: 1, max: 3 }), time_interval: fc.constantFrom('day', 'week', 'month') as fc.Arbitrary<Unit>, seq_event: fc.constantFrom('buy', 'view'), seq_time_value: fc.integer({ min: 1, max: 48 }), seq_time_interval: smallUnit }),
+  // Sequence windows in calendar months after each event (events up to 95 days back, some on 29-31 January).
+  fc.record({ value: fc.constant('performed_event_sequence' as const), time_value: fc.integer({ min: 1, max: 4 }), time_interval: fc.constant('month' as Unit), seq_event: fc.constantFrom('buy', 'view'), seq_time_value: fc.integer({ min: 1, max: 3 }), seq_time_interval: fc.constant('month' as Unit) }),
 ).chain((c) => fc.record({ key: fc.constantFrom('buy', 'view'), negation: fc.boolean() }).map((k) => ({ type: 'behavioral' as const, ...c, ...k })))
 
 /** Criteria for cohort number `k`, which may name cohorts 0..k-1 (by their index; ids are filled in when created). */

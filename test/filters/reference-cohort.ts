@@ -10,7 +10,8 @@
  * at or before W(time), none in (W(time), W(seq)], some in (W(seq), now];
  * regularly: the periods (W(v(p+1)), W(vp)], p < total, whose count compares
  * so number at least min; sequence: a key event at a and a seq_event at b,
- * a < b <= a + seq span, both in (W(time), now]. A person with no matching
+ * a < b <= a + seq span (calendar months after a, on its UTC date, the day
+ * clamped, for months), both in (W(time), now]. A person with no matching
  * event in the span a criterion reads never meets it (the behavior subquery
  * only holds persons with events). Cohort criteria recurse. A cohort whose
  * negations are not paired with a positive criterion in an AND group
@@ -76,10 +77,15 @@ const HOUR = 3_600_000
 /** `now` minus the interval; calendar months as ClickHouse counts them (the day clamped to the month's length). */
 function since(now: Date, value: number, unit: Unit): number {
   if (unit !== 'month') return now.getTime() - value * { hour: HOUR, day: 24 * HOUR, week: 168 * HOUR }[unit]
-  const d = new Date(now.getTime())
+  return monthsAfter(now.getTime(), -value)
+}
+
+/** `at` plus `months` calendar months (negative: minus) on its UTC date, the day clamped to the month's length. */
+function monthsAfter(at: number, months: number): number {
+  const d = new Date(at)
   const day = d.getUTCDate()
   d.setUTCDate(1)
-  d.setUTCMonth(d.getUTCMonth() - value)
+  d.setUTCMonth(d.getUTCMonth() + months)
   const monthLength = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate()
   d.setUTCDate(Math.min(day, monthLength))
   return d.getTime()
@@ -161,10 +167,12 @@ function performed(world: RefCohortWorld, node: Extract<RefCriterion, { type: 'b
       return periods >= node.min_periods!
     }
     case 'performed_event_sequence': {
-      const reach = now - since(world.now, node.seq_time_value!, node.seq_time_interval!)
+      // ClickHouse's `latest_0 + INTERVAL n unit`: a fixed length, or calendar months after each event.
+      const unit = node.seq_time_interval!
+      const reach = (a: number) => (unit === 'month' ? monthsAfter(a, node.seq_time_value!) : a + (now - since(world.now, node.seq_time_value!, unit)))
       const inWindow = (at: number) => at > W && at <= now
       const thens = times(node.seq_event!).filter(inWindow)
-      return own.filter(inWindow).some((a) => thens.some((b) => a < b && b <= a + reach))
+      return own.filter(inWindow).some((a) => thens.some((b) => a < b && b <= reach(a)))
     }
   }
 }

@@ -4,9 +4,10 @@
  * and long lists differently), with quotes, unicode and SQL in the values
  * bound, never spliced.
  */
-import { Kysely, sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ConformanceTarget, FreshDatabase } from '../conformance/target.js'
+import { sql } from 'kysely'
+import { describe, expect, it } from 'vitest'
+import type { ConformanceTarget } from '../conformance/target.js'
+import { dialectDb } from './dialect-db.js'
 import { targets } from './filter-db.js'
 
 const tricky = ["it's", '日本語', "x'); drop table t; --", 'a"b', '']
@@ -19,26 +20,11 @@ const lists = {
 }
 
 describe.each(targets)('textInList on $name', (target: ConformanceTarget) => {
-  let fresh: FreshDatabase
-  let db: Kysely<any>
-  let close: () => Promise<void>
-  beforeAll(async () => {
-    fresh = await target.fresh()
-    const adapter = fresh.storage()
-    const driver = await adapter.open()
-    db = new Kysely<any>({ dialect: driver.dialect })
-    close = async () => {
-      await db.destroy()
-      await driver.close()
-      await fresh.dispose()
-    }
-  })
-  afterAll(() => close?.())
+  const { db, hooks } = dialectDb(target)
 
   const ask = async (text: string | null, values: string[]): Promise<boolean | null> => {
-    const hooks = fresh.storage().sql
     const value = text === null ? sql<string | null>`cast(null as text)` : sql<string | null>`cast(${text} as text)`
-    const { rows } = await sql<{ r: boolean | null }>`select ${hooks.textInList(value, values)} as r`.execute(db)
+    const { rows } = await sql<{ r: boolean | null }>`select ${hooks().textInList(value, values)} as r`.execute(db())
     return rows[0]!.r
   }
 

@@ -82,6 +82,15 @@ export interface SqlHooks {
    * against 15x for `date_trunc`).
    */
   epochMicros(timestamp: Expression<unknown>): Expression<number>
+  /**
+   * The instant `months` calendar months after the `timestamptz` value
+   * `timestamp`, counted on its UTC date whatever the session's time zone:
+   * the time of day kept, the day clamped to the target month's last (31
+   * January plus one month is 28 or 29 February), as ClickHouse's `addMonths`
+   * on PostHog's UTC timestamps. `months` is a positive integer, bound as a
+   * parameter; results before the year 10000 only.
+   */
+  addMonths(timestamp: Expression<unknown>, months: number): Expression<unknown>
   /** `floor(dividend / divisor)` for 64-bit integers with `dividend >= 0` and `divisor > 0`, as an integer. */
   intDiv(dividend: Expression<number>, divisor: Expression<number>): Expression<number>
   /**

@@ -28,6 +28,8 @@ export const clickhouseSqlHooks: SqlHooks = {
   // has() is 0, not null, for a null text.
   textInList: (text, values) => sql`if(isNull(${text}), NULL, has(${[...values]}, ${text}))`,
   epochMicros: (timestamp) => sql<number>`toUnixTimestamp64Micro(${timestamp})`,
+  // addMonths counts in the value's zone; events' timestamps are UTC, any other value is read in UTC too.
+  addMonths: (timestamp, months) => sql`addMonths(toTimeZone(${timestamp}, 'UTC'), toInt32(${months}))`,
   intDiv: (dividend, divisor) => sql<number>`intDiv(${dividend}, ${divisor})`,
   // quantileExactInclusive interpolates at (n - 1) * q (R7) and is null over no values.
   quantileCont: (value, q) => sql<number | null>`quantileExactInclusive(${sql.lit(quantileFraction(q))})(${value})`,

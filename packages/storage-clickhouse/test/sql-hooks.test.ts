@@ -57,6 +57,17 @@ describe('clickhouseSqlHooks on chDB', () => {
     expect(await value(h.intDiv(sql`toInt64(7)`, sql`toInt64(2)`))).toBe(3)
   })
 
+  it('addMonths counts calendar months on the UTC date, the day clamped to the month', async () => {
+    const moved = async (text: string, zone: string, months: number) =>
+      value(sql`toString(toTimeZone(${h.addMonths(sql`toDateTime64(${text}, 6, ${zone})`, months)}, 'UTC'))`)
+    // 2026 is not a leap year: 31 January plus a month is 28 February, microseconds kept; 2024 is.
+    expect(await moved('2026-01-31 10:00:00.123456', 'UTC', 1)).toBe('2026-02-28 10:00:00.123456')
+    expect(await moved('2024-01-31 23:30:00', 'UTC', 1)).toBe('2024-02-29 23:30:00.000000')
+    expect(await moved('2024-02-29 12:00:00', 'UTC', 12)).toBe('2025-02-28 12:00:00.000000')
+    // A value in New York's zone: 30 March 23:30 there is 31 March 03:30 UTC, and a month on is 30 April 03:30 UTC (not 30 April 23:30 New York).
+    expect(await moved('2026-03-30 23:30:00', 'America/New_York', 1)).toBe('2026-04-30 03:30:00.000000')
+  })
+
   it('quantileCont interpolates at (n - 1) * q and is null over no values', async () => {
     // [1, 2, 3, 10] at q = 0.5: position 1.5, halfway between 2 and 3.
     const q = (p: number, rows: string) => sql<{ v: number | null }>`select ${h.quantileCont(sql`x`, p)} as v from (select arrayJoin(${sql.raw(rows)}) as x)`.execute(db())

@@ -24,6 +24,9 @@ export const postgresSqlHooks: SqlHooks = {
   textInList: (text, values) => sql`(${text} = any(cast(${[...values]} as text[])))`,
   // extract() returns numeric since Postgres 14: exact to the microsecond.
   epochMicros: (timestamp) => sql<number>`cast(extract(epoch from ${timestamp}) * 1000000 as bigint)`,
+  // Sessions run in UTC (session-settings.ts), but a timestamptz plus months counts in the session's zone: UTC said outright.
+  addMonths: (timestamp, months) =>
+    sql`((${timestamp} at time zone 'UTC' + make_interval(months => cast(${months} as integer))) at time zone 'UTC')`,
   intDiv: (dividend, divisor) => sql<number>`(cast(${dividend} as bigint) / cast(${divisor} as bigint))`,
   quantileCont: (value, q) => sql<number | null>`percentile_cont(${sql.lit(quantileFraction(q))}) within group (order by ${value})`,
   // A database's default collation may be a locale's (en_US.UTF-8 sorts 'B' after 'a'); "C" compares bytes.

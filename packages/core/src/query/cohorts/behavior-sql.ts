@@ -103,12 +103,28 @@ function sequence(
 ): RawBuilder<unknown> {
   const bounds = (t: Ts): Bool[] => [sql<SqlBool>`${t} > ${at(from)}`, sql<SqlBool>`${t} <= ${at(now)}`]
   const [x, y] = [sql.raw(`cx${n}`), sql.raw(`cy${n}`)]
-  const reach = b.within.value * MICROS[b.within.unit as keyof typeof MICROS]
-  const micros = (t: Ts) => c.scope.hooks.epochMicros(t)
   return sql`select ${x}.person_uuid from (${rows(bounds)}) as ${x}
     inner join (${rows(bounds, b.then, null)}) as ${y} on ${y}.person_uuid = ${x}.person_uuid and ${y}.ts > ${x}.ts
-      and ${micros(sql`${y}.ts`)} <= ${micros(sql`${x}.ts`)} + cast(${reach} as bigint)
+      and ${withinReach(sql`${x}.ts`, sql`${y}.ts`, b.within, from, now, c.scope.hooks)}
     group by ${x}.person_uuid`
+}
+
+/**
+ * `later <= earlier + within`: fixed microseconds for minutes to weeks; for
+ * months and years PostHog's `+ INTERVAL n MONTH`, calendar months after
+ * each event (`addMonths`). Both events lie in `(from, now]`: a window that
+ * carries `from` to `now` or past holds every pair, and is left out, so the
+ * database never adds a span that outruns its timestamps.
+ */
+function withinReach(earlier: Ts, later: Ts, within: RelativeSpan, from: Date, now: Date, hooks: CohortScope['hooks']): Bool {
+  if (within.unit !== 'month' && within.unit !== 'year') {
+    const reach = within.value * MICROS[within.unit]
+    return sql<SqlBool>`${hooks.epochMicros(later)} <= ${hooks.epochMicros(earlier)} + cast(${reach} as bigint)`
+  }
+  const months = within.unit === 'year' ? within.value * 12 : within.value
+  const spanned = (now.getUTCFullYear() - from.getUTCFullYear()) * 12 + now.getUTCMonth() - from.getUTCMonth() + 1
+  if (months >= spanned) return sql<SqlBool>`true`
+  return sql<SqlBool>`${later} <= ${hooks.addMonths(earlier, months)}`
 }
 
 /** `value comparison count`, the count a bound parameter. */

@@ -35,7 +35,8 @@ export interface RelativeSpan {
  *   `(W(span * (p + 1)), W(span * p)]`, p < `totalPeriods`, the events
  *   number `comparison count`;
  * - `sequence`: an event at `a` and an event of `then` at `b` with
- *   `a < b <= a + within`, both in `(W(span), now]`.
+ *   `a < b <= a + within` (calendar months after `a` for months and years),
+ *   both in `(W(span), now]`.
  */
 export type Behavior =
   | { readonly type: 'count'; readonly since: RelativeSpan | { readonly explicit: string }; readonly comparison: CountComparison; readonly count: number }
@@ -132,8 +133,6 @@ export function parseBehavioral(c: CohortCriterion, negated: boolean, path: Path
     default: {
       const then = parseEntity(c.seq_event_type ?? 'events', c.seq_event, at('seq_event_type'), at('seq_event'), 'seq_event')
       const within = span(c.seq_time_value, c.seq_time_interval, path, 'seq_time')
-      // A month or a year after each event is calendar arithmetic per row, which no dialect hook offers yet.
-      if (within.unit === 'month' || within.unit === 'year') fail(at('seq_time_interval'), 'a sequence window is minute, hour, day or week')
       return node({ type: 'sequence', span: span(c.time_value, c.time_interval, path, 'time'), then, within })
     }
   }

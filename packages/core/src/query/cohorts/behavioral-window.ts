@@ -7,21 +7,30 @@ const EARLIEST = Date.UTC(1000, 0, 1)
 
 /**
  * `now - INTERVAL value unit`, as ClickHouse computes PostHog's cohort windows
- * (in UTC): fixed lengths for minutes to weeks; calendar months and years,
- * the day clamped to the target month's last (31 March minus a month is
- * 28 or 29 February). Never before the year 1000.
+ * (in UTC): fixed lengths for minutes to weeks; calendar months and years
+ * (`addCalendarMonths`). Never before the year 1000.
  */
 export function windowStart(now: Date, value: number, unit: WindowUnit): Date {
   if (unit !== 'month' && unit !== 'year') return new Date(Math.max(EARLIEST, now.getTime() - value * MILLIS[unit]))
   const months = unit === 'year' ? value * 12 : value
-  const total = now.getUTCFullYear() * 12 + now.getUTCMonth() - months
+  // Checked before moving: a million years back is past what a Date holds.
+  if (now.getUTCFullYear() * 12 + now.getUTCMonth() - months < 1000 * 12) return new Date(EARLIEST)
+  return addCalendarMonths(now, -months)
+}
+
+/**
+ * `at` plus `months` calendar months (negative: minus) on its UTC date, as
+ * ClickHouse's `addMonths`: the time of day kept, the day clamped to the
+ * target month's last (31 March minus a month is 28 or 29 February).
+ */
+export function addCalendarMonths(at: Date, months: number): Date {
+  const total = at.getUTCFullYear() * 12 + at.getUTCMonth() + months
   const year = Math.floor(total / 12)
   const month = total - year * 12
-  if (year < 1000) return new Date(EARLIEST)
   const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate()
-  const start = new Date(now.getTime())
-  start.setUTCFullYear(year, month, Math.min(now.getUTCDate(), lastDay))
-  return start
+  const moved = new Date(at.getTime())
+  moved.setUTCFullYear(year, month, Math.min(at.getUTCDate(), lastDay))
+  return moved
 }
 
 /** PostHog's `INTERVAL_TO_SECONDS`: months as 30 days, years as 365; for comparing two spans only. */
