@@ -105,7 +105,8 @@ describe.each(targets)('funnel actors on $name', (target) => {
           }
         }
       }),
-      { numRuns: 8 },
+      // fast-check stops 20 s before the test's bound, so a failure still shrinking reports its seed and counterexample.
+      { numRuns: 8, interruptAfterTimeLimit: 100_000, markInterruptAsFailure: true },
     )
   }, 120_000)
 })

@@ -21,6 +21,8 @@ import { loadExample, withoutUrls } from './support/load-example.js'
 
 const DATASETS = Math.max(1, Math.round(Number(process.env.SIGHTLINE_FUNNEL_RUNS ?? 12) / 3))
 const PER_DATASET = 8
+// A dataset takes a few seconds: the bound grows with the runs asked for, and a stuck statement fails within minutes, not ten.
+const TIMEOUT_MS = 60_000 + DATASETS * 15_000
 
 describe.each(targets)('funnels across a DST change agree with the reference on $name', (target) => {
   let engine: FunnelEngine
@@ -40,8 +42,8 @@ describe.each(targets)('funnels across a DST change agree with the reference on 
           expect(got, JSON.stringify(params)).toEqual(expected)
         }
       }),
-      { numRuns: DATASETS },
+      // fast-check stops 20 s before the test's bound, so a stuck or slow run still reports its seed and counterexample.
+      { numRuns: DATASETS, interruptAfterTimeLimit: TIMEOUT_MS - 20_000, markInterruptAsFailure: true },
     )
-  // A dataset takes a few seconds: the bound grows with the runs asked for, and a stuck statement fails within minutes, not ten.
-  }, 60_000 + DATASETS * 15_000)
+  }, TIMEOUT_MS)
 })

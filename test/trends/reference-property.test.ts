@@ -22,6 +22,8 @@ const PER_DATASET = 4
 const DATASETS = Math.ceil(RUNS / PER_DATASET)
 /** Replays a failure: the seed fast-check printed. */
 const SEED = process.env.SIGHTLINE_TREND_SEED === undefined ? undefined : Number(process.env.SIGHTLINE_TREND_SEED)
+/** The test's bound; fast-check stops 20 s before it, so a stuck or slow run still reports its seed and counterexample. */
+const TIMEOUT_MS = 180_000
 const NULL = '$$_posthog_breakdown_null_$$'
 const OTHER = '$$_posthog_breakdown_other_$$'
 
@@ -47,7 +49,7 @@ for (const target of targets) {
     })
     afterAll(async () => engine?.close())
 
-    test(`random data and requests agree with the reference evaluator (${DATASETS} datasets x ${PER_DATASET} requests)`, { timeout: 180_000 }, async () => {
+    test(`random data and requests agree with the reference evaluator (${DATASETS} datasets x ${PER_DATASET} requests)`, { timeout: TIMEOUT_MS }, async () => {
       await fc.assert(
         fc.asyncProperty(withTestAccounts, fc.array(trendParams, { minLength: PER_DATASET, maxLength: PER_DATASET }), async (data, requests) => {
           now = data.now
@@ -59,7 +61,7 @@ for (const target of targets) {
             expect(problems, JSON.stringify(params)).toEqual([])
           }
         }),
-        { numRuns: DATASETS, maxSkipsPerRun: 100, ...(SEED === undefined ? {} : { seed: SEED }) },
+        { numRuns: DATASETS, maxSkipsPerRun: 100, interruptAfterTimeLimit: TIMEOUT_MS - 20_000, markInterruptAsFailure: true, ...(SEED === undefined ? {} : { seed: SEED }) },
       )
     })
   })

@@ -14,6 +14,7 @@ import { DefinitionsCache } from '../../../packages/core/src/ingest/definitions-
 import { DEFAULT_QUERY_LIMITS } from '../../../packages/core/src/query/execution/query-limits.js'
 import { KeyedMutex } from '../../../packages/core/src/util/keyed-mutex.js'
 import { openEngine, type Engine } from '../../conformance/harness.js'
+import { withStatementTimeout } from '../../execution/with-statement-timeout.js'
 import type { ConformanceTarget } from '../../conformance/target.js'
 
 export interface FunnelEngine extends Engine {
@@ -29,7 +30,8 @@ export async function openFunnelEngine(target: ConformanceTarget): Promise<Funne
   const engine = await openEngine(target, clock)
   const adapter = engine.db.storage()
   const driver = await adapter.open()
-  const db = new Kysely<SightlineDatabase>({ dialect: driver.dialect, log: rememberFailedSql })
+  // Each statement under production's analysis timeout: these contexts bypass sightline.query's executor.
+  const db = new Kysely<SightlineDatabase>({ dialect: withStatementTimeout(driver.dialect), log: rememberFailedSql })
   let closed = false
   const ctx: EngineContext = {
     db,
