@@ -33,6 +33,8 @@ export type { PropertyFilters, PropertyCondition, PropertyGroup, PropertyFilterV
 // The analyses of `sightline.query`: parameters (PostHog's legacy filters) and results (PostHog's shapes).
 // The HTTP adapter's OpenAPI document is generated from these types (packages/http-adapter/scripts/analysis-schemas.ts): after changing one, regenerate (its test says so).
 export type { SightlineQuery } from './services/query.js'
+export { ANALYSES, type AnalysisDescription } from './query/analysis/analyses.js'
+export type { AnalysisName, AnalysisPersonsName } from './query/analysis/analysis-registry.js'
 export type { QueryControlParams } from './query/analysis/analysis-params.js'
 export type { EntityParams, SeriesParams, PropertiesParam } from './query/series/series.js'
 export type { BreakdownParams, BreakdownType } from './query/breakdowns/breakdown-spec.js'

@@ -14,6 +14,8 @@ import { writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
+// Core's sources, not its build: the script runs before any build (node --import tsx).
+import { ANALYSES } from '../../core/src/query/analysis/analyses.js'
 
 type Json = { [key: string]: unknown }
 
@@ -21,16 +23,16 @@ const HERE = dirname(fileURLToPath(import.meta.url))
 const CORE_SRC = join(HERE, '../../core/src')
 export const GENERATED_FILE = join(HERE, '../src/wire/analysis-schemas.generated.ts')
 
-/** Per analysis route: its parameters (a POST body, a GET query) and its answer. */
-export const ANALYSIS_ROOTS = [
-  'FunnelParams', 'FunnelResponse', 'FunnelPersonsParams',
-  'TrendParams', 'TrendResponse', 'TrendPersonsParams',
-  'RetentionParams', 'RetentionResponse', 'RetentionPersonsParams',
-  'PathsParams', 'PathsResponse', 'PathPersonsParams',
-  'FunnelCorrelationParams', 'FunnelCorrelationResponse', 'FunnelCorrelationPersonsParams',
+/**
+ * Per analysis of core's registry (`ANALYSES`): its parameters (a POST body,
+ * a GET query), its answer and its persons list's parameters; then the
+ * actor of every persons list.
+ */
+export const ANALYSIS_ROOTS: ReadonlyArray<string> = [
+  ...ANALYSES.flatMap((a) => [a.types.params, a.types.response, a.persons.paramsType]),
   // A person, personless distinct id or group of a persons list.
   'TrendActor',
-] as const
+]
 
 /** Parameter roots are open: PostHog clients send keys an analysis does not read, which it ignores. */
 const isParams = (name: string): boolean => name.endsWith('Params')

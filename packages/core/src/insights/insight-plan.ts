@@ -6,13 +6,10 @@ import { ValidationError } from '../errors.js'
 import type { ActionDefinition } from '../model/action.js'
 import { readActions } from '../query/actions/load-actions.js'
 import { MINUTE } from '../query/dates/civil.js'
-import { decodeFunnelRequest } from '../query/funnels/params/decode-funnel-params.js'
-import { decodePathsRequest } from '../query/paths/paths-request.js'
-import { decodeRetentionRequest } from '../query/retention/retention-request.js'
+import { ANALYSIS_REGISTRY, analysisOfInsight, type InsightAnalysisName } from '../query/analysis/analysis-registry.js'
 import { retentionWindow } from '../query/retention/retention-window.js'
 import type { QueryProject } from '../query/scope/query-project.js'
 import { readLegacyParams } from '../query/trends/legacy-params.js'
-import { decodeTrendRequest } from '../query/trends/trend-request.js'
 import { canonicalJson } from './changes.js'
 import { applyDashboardFilters } from './dashboard-filters.js'
 import { insightDependencies, type InsightDependencies } from './insight-dependencies.js'
@@ -25,8 +22,8 @@ type Json = Record<string, unknown>
 
 /** What an insight computes, and everything its cache entry needs to know. */
 export interface InsightPlan {
-  /** `sightline.query` method that computes it. */
-  readonly analysis: 'trend' | 'funnel' | 'retention' | 'paths'
+  /** `sightline.query` method that computes it (the registry's analysis of its insight type). */
+  readonly analysis: InsightAnalysisName
   /** The legacy filters the analysis is called with (dashboard overrides applied). */
   readonly params: Json
   /** Hex SHA-256 of the normalised params, time zone, week start, test-account filters in use and the named actions' steps. */
@@ -103,11 +100,12 @@ export async function planInsight(ctx: EngineContext, project: QueryProject, ins
   if (dashboardFilters !== null) params = applyDashboardFilters(params, dashboardFilters)
 
   const type = typeof params.insight === 'string' && params.insight.trim() !== '' ? params.insight.trim().toUpperCase() : 'TRENDS'
-  if (!['TRENDS', 'STICKINESS', 'LIFECYCLE', 'FUNNELS', 'RETENTION', 'PATHS'].includes(type)) return { unsupported: `${type} insights are not computed` }
+  const computing = analysisOfInsight(type)
+  if (!computing) return { unsupported: `${type} insights are not computed` }
 
   // PostHog answers an empty result for a trend without series; the analyses refuse one, so nothing is computed.
   const listed = (list: unknown) => (Array.isArray(list) ? list.length : 0)
-  if (['TRENDS', 'STICKINESS', 'LIFECYCLE'].includes(type) && listed(params.events) + listed(params.actions) === 0) return { unsupported: 'the insight has no series' }
+  if (computing.name === 'trend' && listed(params.events) + listed(params.actions) === 0) return { unsupported: 'the insight has no series' }
 
   let earliest: Promise<Date | null> | undefined
   const context = {
@@ -116,25 +114,24 @@ export async function planInsight(ctx: EngineContext, project: QueryProject, ins
     earliestEvent: () => (earliest ??= earliestEvent(ctx, project.id)),
     bucketLimit: bucketLimitOf(ctx.limits),
   }
-  if (type === 'RETENTION') return { plan: await retentionPlan(ctx, project, params, field, context, now) }
+  const analysis = computing.name
+  if (analysis === 'retention') return { plan: await retentionPlan(ctx, project, params, field, context, now) }
 
   let range: RangeInput
   let basis: Pick<RefreshBasis, 'kind' | 'interval'>
-  let analysis: InsightPlan['analysis']
-  if (type === 'PATHS') {
-    const r = await under(field, () => decodePathsRequest(params))
-    analysis = 'paths'
+  if (analysis === 'paths') {
+    const r = await under(field, () => ANALYSIS_REGISTRY.paths.decode(params))
     // Paths resolve their range as a day interval (reference §14.1).
     basis = { kind: 'paths', interval: 'day' }
     range = { interval: 'day', dateFrom: r.dateFrom, dateTo: r.dateTo, explicitDate: r.explicitDate, compare: false, compareTo: null }
-  } else if (type === 'FUNNELS') {
-    const r = await under(field, () => decodeFunnelRequest(params))
-    analysis = 'funnel'
+  } else if (analysis === 'funnel') {
+    const r = await under(field, () => ANALYSIS_REGISTRY.funnel.decode(params))
     basis = { kind: 'funnels', interval: r.interval }
     range = { interval: r.interval, dateFrom: r.dateFrom, dateTo: r.dateTo, explicitDate: r.explicitDate, compare: false, compareTo: null }
   } else {
-    const r = await under(field, () => decodeTrendRequest(params))
-    analysis = 'trend'
+    // Each analysis that computes insights has its dates here: one added to the registry fails to compile until it has.
+    const trend: 'trend' = analysis
+    const r = await under(field, () => ANALYSIS_REGISTRY[trend].decode(params))
     basis = { kind: r.insight === 'STICKINESS' ? 'stickiness' : r.insight === 'LIFECYCLE' ? 'lifecycle' : 'trends', interval: r.interval }
     range = {
       interval: r.interval,
@@ -219,7 +216,7 @@ async function retentionPlan(
   context: { timezone: string; weekStartDay: QueryProject['weekStartDay']; earliestEvent: () => Promise<Date | null> },
   now: Date,
 ): Promise<InsightPlan> {
-  const r = await under(field, () => decodeRetentionRequest(params))
+  const r = await under(field, () => ANALYSIS_REGISTRY.retention.decode(params))
   const windowAt = (at: Date) =>
     retentionWindow(r, { timeZone: context.timezone, weekStartDay: context.weekStartDay, now: at, earliestEvent: context.earliestEvent })
   const window = await under(field, () => windowAt(now))

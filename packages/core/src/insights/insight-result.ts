@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { EngineContext } from '../context.js'
+import type { InsightAnalysisName } from '../query/analysis/analysis-registry.js'
 import type { RefreshMode } from '../model/insight.js'
 import type { QueryProject } from '../query/scope/query-project.js'
 import { formatTimestamp } from '../time/timestamp.js'
@@ -9,13 +10,11 @@ import { refreshPolicy } from './refresh-mode.js'
 import { SingleFlight } from './single-flight.js'
 import { refreshFrequencyMs, staleAtMs } from './staleness.js'
 
-/** The analyses a saved insight runs: `sightline.query`'s, under its executor. */
-export interface InsightAnalyses {
-  trend(projectId: number, params: unknown): Promise<{ readonly result: unknown }>
-  funnel(projectId: number, params: unknown): Promise<{ readonly result: unknown }>
-  retention(projectId: number, params: unknown): Promise<{ readonly result: unknown }>
-  paths(projectId: number, params: unknown): Promise<{ readonly result: unknown }>
-}
+/** The analyses a saved insight runs (the registry's that compute insights): `sightline.query`'s, under its executor. */
+export type InsightAnalyses = Readonly<Record<InsightAnalysisName, AnalysisMethod>>
+
+/** A method's type, its parameters compared both ways as methods' are: `sightline.query`'s typed methods take JSON as it came too. */
+type AnalysisMethod = { run(projectId: number, params: unknown): Promise<{ readonly result: unknown }> }['run']
 
 /** The result fields of an insight. */
 export interface InsightResultFields {

@@ -1,26 +1,27 @@
 import type { EngineContext } from '../context.js'
 import { ValidationError } from '../errors.js'
+import { ANALYSIS_REGISTRY, type AnalysisName, type AnalysisParamsOf, type AnalysisPersonsName, type AnalysisPersonsParamsOf, type AnalysisResponseOf } from '../query/analysis/analysis-registry.js'
 import { checkRequestBudget } from '../query/execution/query-budget.js'
 import type { QueryExecutor } from '../query/execution/query-executor.js'
-import { correlationActors, runFunnelCorrelation, type FunnelCorrelationResponse } from '../query/correlation/index.js'
+import type { FunnelCorrelationResponse } from '../query/correlation/index.js'
 import type { FunnelCorrelationParams, FunnelCorrelationPersonsParams } from '../query/correlation/correlation-request.js'
-import { funnelActors, runFunnel, type FunnelResponse } from '../query/funnels/index.js'
+import type { FunnelResponse } from '../query/funnels/index.js'
 import type { FunnelParams, FunnelPersonsParams } from '../query/funnels/params/decode-funnel-params.js'
 import type { FunnelBreakdownStep, FunnelStep } from '../query/funnels/shape/steps-result.js'
 import type { FunnelTimeToConvert } from '../query/funnels/shape/time-to-convert-result.js'
 import type { FunnelTrendsSeries } from '../query/funnels/shape/trends-result.js'
 import type { LifecycleObject } from '../query/lifecycle/run-lifecycle.js'
 import type { PathPersonsParams } from '../query/paths/path-actors.js'
-import { pathActors, runPaths, type PathsResponse } from '../query/paths/index.js'
+import type { PathsResponse } from '../query/paths/index.js'
 import type { PathsParams } from '../query/paths/paths-request.js'
 import type { RetentionPersonsParams } from '../query/retention/retention-actors.js'
-import { retentionActors, runRetention, type RetentionResponse } from '../query/retention/index.js'
+import type { RetentionResponse } from '../query/retention/index.js'
 import type { RetentionParams } from '../query/retention/retention-request.js'
 import type { StickinessObject } from '../query/stickiness/run-stickiness.js'
 import type { TrendPersonsParams } from '../query/trends/point-params.js'
-import { runTrend, type TrendResponse } from '../query/trends/run-trend.js'
+import type { TrendResponse } from '../query/trends/run-trend.js'
 import type { TrendSeriesObject } from '../query/trends/series-object.js'
-import { trendActors, type ActorsPage, type ActorsResult } from '../query/trends/trend-actors.js'
+import type { ActorsPage, ActorsResult } from '../query/trends/trend-actors.js'
 import type { TrendParams } from '../query/trends/trend-request.js'
 
 /** The longest `client_query_id` accepted (PostHog's are UUIDs; clients send their own). */
@@ -96,6 +97,17 @@ export interface SightlineQuery {
   cancel(projectId: number, clientQueryId: string): Promise<boolean>
 }
 
+/**
+ * The registry's analyses as methods: what `SightlineQuery` must accept.
+ * Checked below, so the typed interface and the registry cannot drift apart.
+ */
+type RegistryMethods = { [N in AnalysisName]: (projectId: number, params: AnalysisParamsOf<N>) => Promise<AnalysisResponseOf<N>> } & {
+  [P in AnalysisPersonsName]: (projectId: number, params: AnalysisPersonsParamsOf<P>, page: ActorsPage) => Promise<ActorsResult>
+}
+// A compile-time check only: every analysis of the registry is a method of the interface, with its types.
+const coversRegistry = (query: SightlineQuery): RegistryMethods => query
+void coversRegistry
+
 export function queryService(ctx: EngineContext, executor: QueryExecutor): SightlineQuery {
   const run = async <T>(projectId: number, params: unknown, fn: () => Promise<T>): Promise<T> => {
     ctx.assertOpen()
@@ -105,19 +117,14 @@ export function queryService(ctx: EngineContext, executor: QueryExecutor): Sight
   }
   // Parameters are checked at run time whatever their static type (HTTP callers pass JSON as it came).
   // The view each request gets is the decoder's choice; the interface's overloads state it.
-  const funnel = (projectId: number, params: FunnelParams): Promise<FunnelResponse> => run(projectId, params, () => runFunnel(ctx, projectId, params))
-  const trend = (projectId: number, params: TrendParams): Promise<TrendResponse> => run(projectId, params, () => runTrend(ctx, projectId, params))
+  const methods: Record<string, unknown> = {}
+  for (const analysis of Object.values(ANALYSIS_REGISTRY)) {
+    methods[analysis.name] = (projectId: number, params: unknown) => run<unknown>(projectId, params, () => analysis.run(ctx, projectId, params))
+    const persons = analysis.persons
+    methods[persons.name] = (projectId: number, params: unknown, page: ActorsPage) => run(projectId, params, () => persons.run(ctx, projectId, params, page))
+  }
   return {
-    funnel: funnel as SightlineQuery['funnel'],
-    funnelPersons: (projectId, params, page) => run(projectId, params, () => funnelActors(ctx, projectId, params, page)),
-    trend: trend as SightlineQuery['trend'],
-    trendPersons: (projectId, params, page) => run(projectId, params, () => trendActors(ctx, projectId, params, page)),
-    retention: (projectId, params) => run(projectId, params, () => runRetention(ctx, projectId, params)),
-    retentionPersons: (projectId, params, page) => run(projectId, params, () => retentionActors(ctx, projectId, params, page)),
-    paths: (projectId, params) => run(projectId, params, () => runPaths(ctx, projectId, params)),
-    pathPersons: (projectId, params, page) => run(projectId, params, () => pathActors(ctx, projectId, params, page)),
-    funnelCorrelation: (projectId, params) => run(projectId, params, () => runFunnelCorrelation(ctx, projectId, params)),
-    funnelCorrelationPersons: (projectId, params, page) => run(projectId, params, () => correlationActors(ctx, projectId, params, page)),
+    ...(methods as unknown as Omit<SightlineQuery, 'cancel'>),
     cancel: (projectId, clientQueryId) => {
       ctx.assertOpen()
       return executor.cancel(projectId, clientQueryId)

@@ -1,9 +1,11 @@
+import type { AnalysisName } from '@sightline/core'
 import { csvTableResponse, type CsvTable } from './csv-stream.js'
 import { funnelTable } from './csv-funnels.js'
 import { retentionTable } from './csv-retention.js'
 import { isItem, trendTable } from './csv-trends.js'
 
-export type AnalysisKind = 'funnel' | 'trend' | 'retention' | 'paths' | 'funnelCorrelation'
+/** An analysis of core's registry: each has a CSV table here (a new one fails to compile until it has). */
+export type AnalysisKind = AnalysisName
 
 const TABLES: Record<AnalysisKind, (result: unknown) => CsvTable> = {
   trend: (result) => trendTable(Array.isArray(result) ? result : []),

@@ -1,8 +1,9 @@
+import type { AnalysisPersonsName } from '@sightline/core'
 import type { RouteContext } from '../route.js'
 import { LIMIT_OFFSET, pageRequest, type PageKeys, type PageRequest } from './pagination.js'
 
 /** The persons lists behind an analysis' people URLs. */
-export type PeopleList = 'funnelPersons' | 'trendPersons' | 'retentionPersons' | 'pathPersons' | 'funnelCorrelationPersons'
+export type PeopleList = AnalysisPersonsName
 
 /** PostHog's page keys of the correlation persons (`FunnelCorrelationPersonsMixin`), read instead of `limit` and `offset`. */
 const CORRELATION_KEYS: PageKeys = { limit: 'funnel_correlation_person_limit', offset: 'funnel_correlation_person_offset' }

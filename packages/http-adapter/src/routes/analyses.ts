@@ -1,18 +1,26 @@
-import type { ActorsPage, ActorsResult, Project } from '@sightline/core'
+/**
+ * The analyses' routes, mounted from core's list of analyses (`ANALYSES`):
+ * each analysis' path answers GET and POST, its persons path GET, all under
+ * `/api/projects/:project_id/`. An analysis added to core's registry is
+ * served here without a change.
+ */
+import { ANALYSES, type ActorsPage, type ActorsResult, type AnalysisDescription, type AnalysisName, type AnalysisPersonsName, type Project } from '@sightline/core'
 import { visibleProject } from '../access.js'
 import { analysisParamsOf } from '../internal/analysis-params.js'
-import { analysisCsvResponse, type AnalysisKind } from '../internal/csv-analyses.js'
-import { PEOPLE_URL_KEYS, peoplePage, type PeopleList } from '../internal/people-page.js'
+import { analysisCsvResponse } from '../internal/csv-analyses.js'
+import { PEOPLE_URL_KEYS, peoplePage } from '../internal/people-page.js'
 import { respond, respondPage } from '../internal/respond.js'
-import { coreSchema, endpoint, type CoreSchema, type RouteContext } from '../route.js'
+import { coreSchema, endpoint, route, type CoreSchema, type Route, type RouteContext } from '../route.js'
 import { AnalysisParams } from '../wire/analysis.js'
+import type { AnalysisSchemaName } from '../wire/analysis-schemas.generated.js'
 import { CORRELATION_PEOPLE_QUERY, PEOPLE_QUERY } from './query.js'
 
 const TAG = 'insights'
+const PROJECT = '/api/projects/:project_id/'
 const projectOf = (ctx: RouteContext<unknown>): Promise<Project> => visibleProject(ctx, ctx.params.project_id)
 
-type Analysis = AnalysisKind
-type Persons = PeopleList
+type Analysis = AnalysisName
+type Persons = AnalysisPersonsName
 
 /** `sightline.query` as HTTP calls it: the JSON as it came, which each analysis checks itself (its parameter types are for library calls). */
 type UntypedQuery = Record<Analysis, (projectId: number, params: unknown) => Promise<{ result: unknown; last_refresh?: unknown }>> &
@@ -25,30 +33,6 @@ const ANALYSIS_ERRORS = {
   504: 'The analysis ran past the timeout and was stopped.',
 } as const
 
-const DESCRIBED: Record<Analysis, string> = {
-  funnel: 'a funnel (steps, trends or time to convert)',
-  trend: 'a trend, stickiness or lifecycle analysis',
-  retention: 'a retention table (cohorts by period and their returns)',
-  paths: 'the paths users take (weighted edges between path nodes)',
-  funnelCorrelation: 'which events and properties go with converting through a funnel (odds ratios)',
-}
-
-/** Each analysis' parameters and answer, as core's types state them (generated into the document). */
-const SCHEMAS: Record<Analysis, { readonly params: CoreSchema; readonly response: CoreSchema }> = {
-  funnel: { params: coreSchema('FunnelParams'), response: coreSchema('FunnelResponse') },
-  trend: { params: coreSchema('TrendParams'), response: coreSchema('TrendResponse') },
-  retention: { params: coreSchema('RetentionParams'), response: coreSchema('RetentionResponse') },
-  paths: { params: coreSchema('PathsParams'), response: coreSchema('PathsResponse') },
-  funnelCorrelation: { params: coreSchema('FunnelCorrelationParams'), response: coreSchema('FunnelCorrelationResponse') },
-}
-const PERSONS_PARAMS: Record<Persons, CoreSchema> = {
-  funnelPersons: coreSchema('FunnelPersonsParams'),
-  trendPersons: coreSchema('TrendPersonsParams'),
-  retentionPersons: coreSchema('RetentionPersonsParams'),
-  pathPersons: coreSchema('PathPersonsParams'),
-  funnelCorrelationPersons: coreSchema('FunnelCorrelationPersonsParams'),
-}
-
 /** Interface 4.2: every insight endpoint takes `format` (`json`, `csv`). */
 const FORMATS = ['json', 'csv'] as const
 
@@ -56,15 +40,21 @@ const FORMATS = ['json', 'csv'] as const
 const answer = (ctx: RouteContext<unknown>, kind: Analysis, body: { result: unknown; last_refresh?: unknown }): Response =>
   ctx.query.get('format') === 'csv' ? analysisCsvResponse(kind, body) : respond(ctx, body)
 
+/**
+ * A schema generated from the core type `name` names. The generator's roots
+ * are these same names (scripts/analysis-schemas.ts reads `ANALYSES`), so each is one.
+ */
+const schemaOf = (name: string): CoreSchema => coreSchema(name as AnalysisSchemaName)
+
 /** POST: the parameters are the JSON body. */
-function postAnalysis(kind: Analysis) {
+function postAnalysis({ name: kind, summary, types }: AnalysisDescription) {
   return endpoint({
-    summary: `Compute ${DESCRIBED[kind]} from the parameters in the body.`,
+    summary: `Compute ${summary} from the parameters in the body.`,
     tag: TAG,
     access: { scope: 'insight:read' },
     body: AnalysisParams,
-    params: SCHEMAS[kind].params,
-    responses: { 200: SCHEMAS[kind].response },
+    params: schemaOf(types.params),
+    responses: { 200: schemaOf(types.response) },
     formats: FORMATS,
     errors: ANALYSIS_ERRORS,
     async handle(ctx) {
@@ -75,13 +65,13 @@ function postAnalysis(kind: Analysis) {
 }
 
 /** GET: the same parameters as a query string, JSON values as their text (PostHog's legacy GET). */
-function getAnalysis(kind: Analysis) {
+function getAnalysis({ name: kind, summary, types }: AnalysisDescription) {
   return endpoint({
-    summary: `Compute ${DESCRIBED[kind]} from the parameters in the query string (JSON values as text).`,
+    summary: `Compute ${summary} from the parameters in the query string (JSON values as text).`,
     tag: TAG,
     access: { scope: 'insight:read' },
-    params: SCHEMAS[kind].params,
-    responses: { 200: SCHEMAS[kind].response },
+    params: schemaOf(types.params),
+    responses: { 200: schemaOf(types.response) },
     formats: FORMATS,
     errors: ANALYSIS_ERRORS,
     async handle(ctx) {
@@ -92,13 +82,13 @@ function getAnalysis(kind: Analysis) {
 }
 
 /** The persons behind one point of an analysis, paginated: what the result's people URLs answer, as JSON or CSV. */
-function persons(kind: Persons, what: string) {
+function persons({ name: kind, who, paramsType }: AnalysisDescription['persons']) {
   return endpoint({
-    summary: `The persons ${what}, paginated (the result's people URLs).`,
+    summary: `The persons ${who}, paginated (the result's people URLs).`,
     tag: 'persons',
     access: { scope: 'person:read' },
     query: kind === 'funnelCorrelationPersons' ? CORRELATION_PEOPLE_QUERY : PEOPLE_QUERY,
-    params: PERSONS_PARAMS[kind],
+    params: schemaOf(paramsType),
     // Core's `TrendActor`: a person (its uuid), a personless distinct id, or a group (its key).
     responses: { 200: coreSchema('TrendActor', 'AnalysisPerson') },
     // `format=csv`: the page's persons as records (respond), as PostHog's exporter writes a persons modal.
@@ -113,18 +103,8 @@ function persons(kind: Persons, what: string) {
   })
 }
 
-export const funnelPost = postAnalysis('funnel')
-export const funnelGet = getAnalysis('funnel')
-export const trendPost = postAnalysis('trend')
-export const trendGet = getAnalysis('trend')
-export const funnelPersons = persons('funnelPersons', 'who reached, or dropped off at, a step of a funnel')
-export const trendPersons = persons('trendPersons', 'behind a point of a trend, stickiness or lifecycle series')
-export const retentionGet = getAnalysis('retention')
-export const retentionPost = postAnalysis('retention')
-export const pathsGet = getAnalysis('paths')
-export const pathsPost = postAnalysis('paths')
-export const funnelCorrelationGet = getAnalysis('funnelCorrelation')
-export const funnelCorrelationPost = postAnalysis('funnelCorrelation')
-export const retentionPersons = persons('retentionPersons', 'of a retention cohort, or of one of its return periods')
-export const pathPersons = persons('pathPersons', 'who passed through a path node or edge, or dropped off after it')
-export const funnelCorrelationPersons = persons('funnelCorrelationPersons', 'who converted, or dropped off, with a correlated event or property')
+/** Every analysis' routes, in core's order: the analysis (its methods), then its persons. */
+export const analysisRoutes: ReadonlyArray<Route> = ANALYSES.flatMap((analysis) => [
+  ...analysis.http.methods.map((method) => route(method, PROJECT + analysis.http.path, method === 'POST' ? postAnalysis(analysis) : getAnalysis(analysis))),
+  route('GET', PROJECT + analysis.persons.path, persons(analysis.persons)),
+])
