@@ -1,6 +1,7 @@
 import { describe } from 'vitest'
 import { actionCases } from './actions.cases.js'
 import { captureCases } from './capture.cases.js'
+import { cohortActorsQueryCases } from './cohort-actors-query.cases.js'
 import { cohortBehaviorCases } from './cohort-behaviors.cases.js'
 import { cohortCases } from './cohorts.cases.js'
 import { definitionCases, eventDefinitionEditCases } from './definitions.cases.js'
@@ -38,5 +39,6 @@ export function runStorageConformance(target: ConformanceTarget): void {
     actionCases(target)
     cohortCases(target)
     cohortBehaviorCases(target)
+    cohortActorsQueryCases(target)
   })
 }

@@ -93,6 +93,12 @@ const CohortFields = {
   distinctIds: Schema.optional(PersonRefs),
   /** Static cohorts: persons to add, by person uuid; unknown ones are skipped. */
   personIds: Schema.optional(PersonRefs),
+  /**
+   * Static cohorts, on create: PostHog's ActorsQuery of persons (`{kind:
+   * 'ActorsQuery', properties?, fixedProperties?, search?}`), run once; the
+   * persons it lists are added. Not kept. Default none. See `parseActorsQuery`.
+   */
+  query: Schema.optional(Schema.NullOr(Schema.Unknown)),
 }
 
 export const CreateCohortInput = Schema.Struct(CohortFields)

@@ -10,6 +10,7 @@ import type { Actor } from '../model/actor.js'
 import { Cohort, CohortFilters, CreateCohortInput, UpdateCohortInput } from '../model/cohort.js'
 import { DEFAULT_PAGE_SIZE, PageOptions, type Page } from '../model/page.js'
 import type { Person } from '../model/person.js'
+import { actorsQueryPeople, parseActorsQuery, type PersonsActorsQuery } from '../query/cohorts/actors-query.js'
 import { checkCohortDefinition } from '../query/cohorts/check-cohort.js'
 import { addCohortPeople, cohortPersons, countCohort } from '../query/cohorts/cohort-people.js'
 import type { CohortsTable, SightlineDatabase } from '../storage.js'
@@ -43,6 +44,23 @@ function refuseListForDynamic(isStatic: boolean, input: { distinctIds?: unknown;
   const field = input.distinctIds !== undefined ? 'distinctIds' : input.personIds !== undefined ? 'personIds' : null
   if (field) throw new ValidationError([{ path: [field], message: 'only a static cohort (isStatic: true) takes a list of persons' }], { context: 'invalid cohort' })
 }
+
+/**
+ * A create's `query` checked (PostHog's serializer: a static cohort's only,
+ * never beside criteria), or null when none is given.
+ */
+function queryOf(input: CreateCohortInput, isStatic: boolean): PersonsActorsQuery | null {
+  if (input.query === undefined || input.query === null) return null
+  const refuse = (message: string): never => {
+    throw new ValidationError([{ path: ['query'], message }], { context: 'invalid cohort' })
+  }
+  if (input.filters !== undefined && cohortFiltersHaveCriteria(input.filters)) refuse('Cannot set both query and filters at the same time.')
+  if (!isStatic) refuse('Cannot create a dynamic cohort with a query. Set is_static to true.')
+  return parseActorsQuery(input.query)
+}
+
+/** PostHog's `validated_data.get("filters")` is truthy for any filters sent; the empty criteria Sightline defaults to stand for none. */
+const cohortFiltersHaveCriteria = (filters: CohortFilters): boolean => filters.properties.values.length > 0
 
 export function cohortsService(ctx: EngineContext) {
   const write = <T>(projectId: number, what: string, fn: (trx: Db) => Promise<T>) => writeTransaction(ctx, projectWrites(projectId), what, fn)
@@ -121,6 +139,7 @@ export function cohortsService(ctx: EngineContext) {
       checkActor(actor)
       const isStatic = c.isStatic ?? false
       refuseListForDynamic(isStatic, c)
+      const fromQuery = queryOf(c, isStatic)
       const filters = c.filters ?? NO_CRITERIA
       const id = await write(projectId, 'create cohort', async (trx) => {
         const project = await findProject(trx, projectId)
@@ -140,7 +159,8 @@ export function cohortsService(ctx: EngineContext) {
           })
           .returningAll()
           .executeTakeFirstOrThrow()
-        if (isStatic) await addCohortPeople(trx, project.id, row.id, c.distinctIds ?? [], c.personIds ?? [])
+        const listed = fromQuery ? await actorsQueryPeople(ctx, trx, project.id, fromQuery) : []
+        if (isStatic) await addCohortPeople(trx, project.id, row.id, c.distinctIds ?? [], [...(c.personIds ?? []), ...listed])
         await record(trx, project, await snapshot(trx, row), actor, 'created', [])
         return row.id
       })
@@ -161,6 +181,9 @@ export function cohortsService(ctx: EngineContext) {
         const row = await findCohort(trx, project.id, id)
         const isStatic = patch.isStatic ?? row.is_static
         refuseListForDynamic(isStatic, patch)
+        if (patch.query !== undefined && patch.query !== null) {
+          throw new ValidationError([{ path: ['query'], message: "a cohort's query is run once, when the cohort is created; add persons with distinctIds or personIds" }], { context: 'invalid cohort' })
+        }
         const filters = patch.filters ?? decodeOrThrow(CohortFilters, row.filters, 'stored cohort')
         const groups = patch.groups ?? decodeOrThrow(Cohort.fields.groups, row.groups, 'stored cohort')
         if (patch.filters !== undefined || patch.groups !== undefined || patch.isStatic !== undefined) {

@@ -24,6 +24,7 @@ const cohortInput = (b: typeof CohortWrite.Type): UpdateCohortInput => ({
   deleted: b.deleted,
   distinctIds: b.distinct_ids,
   personIds: b.person_ids,
+  query: b.query,
 })
 
 export const list = endpoint({
@@ -41,7 +42,7 @@ export const list = endpoint({
 })
 
 export const create = endpoint({
-  summary: 'Create a cohort, made by the caller: static (`is_static`, persons by `distinct_ids` or `person_ids`) or dynamic (`filters`).',
+  summary: 'Create a cohort, made by the caller: static (`is_static`, persons by `distinct_ids`, `person_ids` or an ActorsQuery `query`) or dynamic (`filters`).',
   tag: TAG,
   access: { scope: 'cohort:write' },
   body: CohortWrite,

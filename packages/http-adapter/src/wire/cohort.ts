@@ -4,7 +4,7 @@ import { DateTime, UserBasic, Uuid } from './common.js'
 
 const FreeForm = Schema.Record(Schema.String, Schema.Unknown)
 
-/** PostHog's CohortSerializer, field for field (`query` and `experiment_set` are always empty here). */
+/** PostHog's CohortSerializer, field for field (`query` and `experiment_set` are always empty here: a query is run once at creation, not kept). */
 export const Cohort = Schema.Struct({
   id: Schema.Int,
   name: Schema.NullOr(Schema.String),
@@ -38,7 +38,12 @@ export const CohortWrite = Schema.Struct({
   filters: Schema.optionalKey(Schema.Unknown),
   is_static: Schema.optionalKey(Schema.Boolean),
   deleted: Schema.optionalKey(Schema.Boolean.annotate({ description: 'True soft-deletes the cohort, false restores it.' })),
-  query: Schema.optionalKey(Schema.Null.annotate({ description: 'Cohorts from an ActorsQuery are not supported: null only.' })),
+  query: Schema.optionalKey(
+    Schema.NullOr(Schema.Unknown).annotate({
+      description:
+        "Create a static cohort only: an ActorsQuery of persons (`{kind: 'ActorsQuery', properties?, fixedProperties?, search?}`), run once; its persons are added. Not kept (read back as null). Other kinds, `source`, `limit` and `offset` are refused.",
+    }),
+  ),
   distinct_ids: Schema.optionalKey(PersonRefs.annotate({ description: 'Static cohorts: add the persons with these distinct ids (unknown ones are skipped).' })),
   person_ids: Schema.optionalKey(PersonRefs.annotate({ description: 'Static cohorts: add the persons with these uuids (unknown ones are skipped).' })),
 }).annotate({ identifier: 'CohortRequest' })
