@@ -22,6 +22,7 @@ import { groupsService } from './services/groups.js'
 import { organizationsService } from './services/organizations.js'
 import { personalApiKeysService } from './services/personal-api-keys.js'
 import { personsService } from './services/persons.js'
+import { propertiesService } from './services/properties.js'
 import { projectsService } from './services/projects.js'
 import { statsService } from './services/stats.js'
 import { usersService } from './services/users.js'
@@ -39,6 +40,12 @@ export interface Sightline {
   readonly users: ReturnType<typeof usersService>
   readonly personalApiKeys: ReturnType<typeof personalApiKeysService>
   readonly persons: ReturnType<typeof personsService>
+  /**
+   * Promotion of a project's event properties into columns of `events`
+   * (PostHog's materialized columns, per project): promote, list, demote,
+   * backfill. Answers never change; promoted properties are read faster.
+   */
+  readonly properties: ReturnType<typeof propertiesService>
   readonly groups: ReturnType<typeof groupsService>
   readonly events: ReturnType<typeof eventsService>
   readonly eventDefinitions: ReturnType<typeof eventDefinitionsService>
@@ -127,6 +134,7 @@ export async function createSightline(options: SightlineOptions): Promise<Sightl
     users: usersService(ctx),
     personalApiKeys: personalApiKeysService(ctx),
     persons: personsService(ctx),
+    properties: propertiesService(ctx),
     groups: groupsService(ctx),
     events: eventsService(ctx),
     eventDefinitions: eventDefinitionsService(ctx),

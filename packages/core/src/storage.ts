@@ -11,7 +11,7 @@ import type { EventRow, SightlineDatabase } from './db/tables.js'
 
 export type { EventRow, SightlineDatabase } from './db/tables.js'
 export { EVENT_COLUMNS } from './db/tables.js'
-export { MATERIALIZED_PROPERTIES, type MaterializedProperty } from './db/materialized-properties.js'
+export { MATERIALIZED_NUMBERS, MATERIALIZED_PROPERTIES, type MaterializedProperty } from './db/materialized-properties.js'
 export type * from './db/tables.js'
 
 /** What differs between databases, stated as facts the planner asks about (never "which database is this"). */
@@ -30,6 +30,14 @@ export interface StorageCapabilities {
    * DuckDB, which has no row locks and detects conflicting writes instead.
    */
   readonly rowLocks: boolean
+  /**
+   * Whether a project may promote properties into the slot columns of
+   * `events` (`sightline.properties.promote`), which core fills with its own
+   * UPDATEs of `events`. False where those UPDATEs do not reach the events
+   * queries read (ClickHouse's events are not the companion's): promotion is
+   * then refused, and the fixed hot-property columns still serve.
+   */
+  readonly propertySlots: boolean
 }
 
 /**
@@ -193,8 +201,10 @@ export interface StorageDriver {
    * in-process write lock; an adapter whose database several processes write
    * (`multiProcess`) must also skip rows whose `(project_id, uuid)` is stored
    * by the time it writes. It fills each `MATERIALIZED_PROPERTIES` column
-   * with `sql.jsonText(properties, key)` computed by the database itself (not
-   * a client-side copy of it), so the column and the JSON always agree.
+   * with `sql.jsonText(properties, key)` and each `MATERIALIZED_NUMBERS`
+   * column with `sql.textToDouble(sql.jsonText(properties, key))`, computed
+   * by the database itself (not a client-side copy of it), so the column and
+   * the JSON always agree.
    * Resolves to the number of rows inserted.
    */
   insertEvents(db: Kysely<SightlineDatabase>, rows: ReadonlyArray<EventRow>): Promise<number>

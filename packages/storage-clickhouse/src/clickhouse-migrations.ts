@@ -1,8 +1,8 @@
 import { sql, type Kysely, type Migration, type RawBuilder } from 'kysely'
-import { MATERIALIZED_PROPERTIES } from '@sightline/core/storage'
+import { MATERIALIZED_NUMBERS, MATERIALIZED_PROPERTIES } from '@sightline/core/storage'
 import { ClickHouseQueryCompiler } from './dialect/clickhouse-query-compiler.js'
 import type { ClickHouseExecutor } from './dialect/clickhouse-executor.js'
-import { jsonTextOf } from './clickhouse-sql-hooks.js'
+import { clickhouseSqlHooks, jsonTextOf } from './clickhouse-sql-hooks.js'
 
 /** How a migration reaches ClickHouse: the executor of the connection it runs on. */
 export type ExecutorOf = (db: Kysely<any>) => Promise<ClickHouseExecutor>
@@ -42,6 +42,17 @@ partition by toYYYYMM(timestamp)
 order by (project_id, toDate(timestamp), cityHash64(distinct_id), timestamp, uuid)`
 
 /**
+ * The numeric hot properties (core's MATERIALIZED_NUMBERS) as DEFAULT
+ * expressions: `textToDouble` of `jsonText`, computed by ClickHouse at insert.
+ * Parts written before the column existed compute the DEFAULT when read, so
+ * old events need no backfill.
+ */
+const MATERIALIZED_NUMBER_COLUMNS = MATERIALIZED_NUMBERS.map(
+  ({ key, column }) =>
+    sql`alter table events add column if not exists ${sql.id(column)} Nullable(Float64) DEFAULT ${clickhouseSqlHooks.textToDouble(jsonTextOf(sql.ref('properties'), sql.lit(key)))}`,
+)
+
+/**
  * Functions core's SQL calls by their Postgres and DuckDB names, defined in
  * ClickHouse under those names (SQL user-defined functions, server-wide):
  * `strpos(text, part)`, 1-based, 0 when absent, is ClickHouse's `position`.
@@ -74,6 +85,11 @@ export function clickhouseMigrations(executorOf: ExecutorOf): Record<string, Mig
     clickhouse_0004_chr: {
       async up(db) {
         await (await executorOf(db)).command(compileForClickHouse(CHR).sql, {})
+      },
+    },
+    clickhouse_0005_materialized_numbers: {
+      async up(db) {
+        for (const statement of MATERIALIZED_NUMBER_COLUMNS) await (await executorOf(db)).command(compileForClickHouse(statement).sql, {})
       },
     },
   }

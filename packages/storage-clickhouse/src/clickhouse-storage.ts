@@ -67,7 +67,8 @@ export function clickhouseStorage(options: ClickHouseStorageOptions): StorageAda
   const multiProcess = 'client' in options
   return {
     name: 'clickhouse',
-    capabilities: { ...companion.capabilities, multiProcess: multiProcess && companion.capabilities.multiProcess },
+    // Core fills promoted-property slots with UPDATEs of the companion's events, which queries here do not read.
+    capabilities: { ...companion.capabilities, multiProcess: multiProcess && companion.capabilities.multiProcess, propertySlots: false },
     sql: dualHooks(clickhouseSqlHooks, companion.sql),
     async open(): Promise<StorageDriver> {
       let owned: OwnedSession | undefined

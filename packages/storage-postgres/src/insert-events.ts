@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely'
-import { MATERIALIZED_PROPERTIES, type EventRow, type SightlineDatabase } from '@sightline/core/storage'
+import { MATERIALIZED_NUMBERS, MATERIALIZED_PROPERTIES, type EventRow, type SightlineDatabase } from '@sightline/core/storage'
 import { chunk } from './chunk.js'
 import { postgresSqlHooks } from './postgres-sql-hooks.js'
 
@@ -13,9 +13,13 @@ const ROWS_PER_STATEMENT = 5000
  */
 const SEPARATOR = '\u001e'
 
-/** The hot properties' columns, computed by the database with the expression queries would read instead. */
-const MATERIALIZED = sql.join(MATERIALIZED_PROPERTIES.map((p) => sql.id(p.column)))
-const MATERIALIZED_VALUES = sql.join(MATERIALIZED_PROPERTIES.map((p) => postgresSqlHooks.jsonText(sql.ref('u.properties'), p.key)))
+/** The hot properties' columns (text and numeric), computed by the database with the expressions queries would read instead. */
+const MATERIALIZED = sql.join([...MATERIALIZED_PROPERTIES, ...MATERIALIZED_NUMBERS].map((p) => sql.id(p.column)))
+const hotText = (key: string) => postgresSqlHooks.jsonText(sql.ref('u.properties'), key)
+const MATERIALIZED_VALUES = sql.join([
+  ...MATERIALIZED_PROPERTIES.map((p) => hotText(p.key)),
+  ...MATERIALIZED_NUMBERS.map((p) => postgresSqlHooks.textToDouble(hotText(p.key))),
+])
 
 /**
  * Bulk insert with one parameter per column (`unnest`), so a statement of

@@ -48,7 +48,7 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
 
   return {
     name: 'postgres',
-    capabilities: { jsonColumnType: 'jsonb', multiProcess: true, rowLocks: true },
+    capabilities: { jsonColumnType: 'jsonb', multiProcess: true, rowLocks: true, propertySlots: true },
     sql: postgresSqlHooks,
     async open(): Promise<StorageDriver> {
       if (schema !== undefined) await createSchema(makeDialect(), schema)

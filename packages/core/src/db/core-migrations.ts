@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely'
 import type { SqlHooks, StorageCapabilities } from '../storage.js'
-import { MATERIALIZED_PROPERTIES } from './materialized-properties.js'
+import { MATERIALIZED_NUMBERS, MATERIALIZED_PROPERTIES } from './materialized-properties.js'
+import { slotColumns } from './property-slots.js'
 
 /**
  * Core's schema, as Kysely migrations. Both databases accept the same DDL
@@ -397,6 +398,39 @@ export function coreMigrations(capabilities: StorageCapabilities, hooks: SqlHook
           where pdi.project_id = events.project_id and pdi.distinct_id = events.distinct_id`.execute(db)
         await sql`insert into personless_distinct_ids (project_id, distinct_id)
           select distinct project_id, distinct_id from events where person_id is null`.execute(db)
+      },
+    },
+    core_0011_materialized_numbers: {
+      async up(db: Kysely<any>) {
+        // The numeric hot properties' double columns (MATERIALIZED_NUMBERS), filled for the events stored
+        // before with the numeric reading queries would otherwise make; storages fill them at insert.
+        for (const { column } of MATERIALIZED_NUMBERS) await db.schema.alterTable('events').addColumn(column, sql`float8`).execute()
+        const assignments = MATERIALIZED_NUMBERS.map(
+          ({ key, column }) => sql`${sql.id(column)} = ${hooks.textToDouble(hooks.jsonText(sql.ref('properties'), key))}`,
+        )
+        await sql`update events set ${sql.join(assignments, sql`, `)}`.execute(db)
+      },
+    },
+    core_0012_property_slots: {
+      async up(db: Kysely<any>) {
+        // The pool of columns projects promote their own properties into (property-slots.ts). Empty at
+        // first: a slot is read only once its backfill has filled it, so no event needs a value now.
+        for (const column of slotColumns('String')) await db.schema.alterTable('events').addColumn(column, 'text').execute()
+        for (const column of slotColumns('Numeric')) await db.schema.alterTable('events').addColumn(column, sql`float8`).execute()
+        await db.schema
+          .createTable('property_slots')
+          .addColumn('project_id', 'integer', (c) => c.notNull())
+          .addColumn('type', 'text', (c) => c.notNull())
+          .addColumn('slot', 'integer', (c) => c.notNull())
+          .addColumn('key', 'text', (c) => c.notNull())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('generation', 'text', (c) => c.notNull())
+          .addColumn('backfill_to_us', 'bigint')
+          .addColumn('backfilled_through_us', 'bigint')
+          .addColumn('created_at', tstz, (c) => c.notNull())
+          .addPrimaryKeyConstraint('property_slots_pk', ['project_id', 'type', 'slot'])
+          .addUniqueConstraint('property_slots_key', ['project_id', 'type', 'key'])
+          .execute()
       },
     },
   }

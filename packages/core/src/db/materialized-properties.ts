@@ -33,9 +33,35 @@ export interface MaterializedProperty {
   readonly column: string
 }
 
-const BY_KEY = new Map(MATERIALIZED_PROPERTIES.map((p) => [p.key, p.column]))
+/**
+ * Hot properties that are numbers (screen and viewport sizes), stored a
+ * second time as doubles: percentiles, sums and numeric filters read the
+ * column instead of parsing each row's text (PostHog's materialized columns
+ * of a numeric definition).
+ *
+ * The contract, for every storage: each column holds exactly
+ * `SqlHooks.textToDouble(SqlHooks.jsonText(properties, key))` of its row,
+ * the numeric reading queries would otherwise make (null for a missing key,
+ * booleans, nested values and texts that do not spell a number). Filled as
+ * `MATERIALIZED_PROPERTIES` are: by the storage at insert, with the
+ * database's own expression, and by core's migration for older events.
+ */
+export const MATERIALIZED_NUMBERS: ReadonlyArray<MaterializedProperty> = Object.freeze([
+  { key: '$screen_width', column: 'mpn_screen_width' },
+  { key: '$screen_height', column: 'mpn_screen_height' },
+  { key: '$viewport_width', column: 'mpn_viewport_width' },
+  { key: '$viewport_height', column: 'mpn_viewport_height' },
+] as const)
 
-/** The `events` column holding property `key`, or null when it has none. */
+const BY_KEY = new Map(MATERIALIZED_PROPERTIES.map((p) => [p.key, p.column]))
+const NUMBER_BY_KEY = new Map(MATERIALIZED_NUMBERS.map((p) => [p.key, p.column]))
+
+/** The `events` text column holding property `key`, or null when it has none. */
 export function materializedColumn(key: string): string | null {
   return BY_KEY.get(key) ?? null
+}
+
+/** The `events` double column holding the numeric reading of property `key`, or null when it has none. */
+export function materializedNumberColumn(key: string): string | null {
+  return NUMBER_BY_KEY.get(key) ?? null
 }

@@ -33,6 +33,7 @@ export interface SightlineDatabase {
   cohorts: CohortsTable
   cohort_people: CohortPeopleTable
   insight_cache: InsightCacheTable
+  property_slots: PropertySlotsTable
 }
 
 /** A timestamp column: written as an ISO string, read as an ISO string. */
@@ -185,6 +186,33 @@ export interface EventsTable {
   mp_utm_source: string | null
   mp_utm_medium: string | null
   mp_utm_campaign: string | null
+  /** The numeric hot properties (`MATERIALIZED_NUMBERS`), written by the storage from `properties`. */
+  mpn_screen_width: number | null
+  mpn_screen_height: number | null
+  mpn_viewport_width: number | null
+  mpn_viewport_height: number | null
+  /** The promotion pool (property-slots.ts): per project, a promoted property's text or number. */
+  [slot: `ps_text_${number}`]: string | null
+  [slot: `ps_num_${number}`]: number | null
+}
+
+/** A project's promoted property (property-slots.ts): which slot column holds it, and whether queries may read it. */
+export interface PropertySlotsTable {
+  project_id: number
+  /** 'String' | 'Numeric'. */
+  type: string
+  /** 1..PROPERTY_SLOT_POOL. */
+  slot: number
+  key: string
+  /** 'backfilling' | 'ready'. */
+  state: string
+  /** A fresh uuid per promotion: a backfill of an earlier promotion of the same slot stops when it sees another. */
+  generation: string
+  /** The latest event time stored at promotion, in epoch microseconds (null: no events); the backfill fills events up to it. */
+  backfill_to_us: ColumnType<number | string | bigint, number | null, number | null> | null
+  /** Events up to this time (epoch microseconds) are filled; null: none yet. */
+  backfilled_through_us: ColumnType<number | string | bigint, number | null, number | null> | null
+  created_at: Timestamp
 }
 
 export interface EventDefinitionsTable {

@@ -64,7 +64,7 @@ export async function prepareQueryExtensions(ctx: EngineContext, project: QueryP
   const hogqlScope: HogqlScope = {
     hooks: ctx.adapter.sql,
     event: sql.ref('e.properties'),
-    eventProperty: scopedEventProperty(ctx.adapter.sql),
+    eventProperty: scopedEventProperty(ctx.adapter.sql, project.promoted),
     eventName: sql.ref('e.event'),
     timestamp: sql.ref('e.timestamp'),
     distinctId: sql.ref('e.distinct_id'),

@@ -19,6 +19,13 @@ export interface PropertyFilterSources {
    * materialized column instead where `events` has one.
    */
   readonly eventProperty?: (key: string) => Expression<string | null>
+  /**
+   * The numeric reading of event property `key`: exactly
+   * `hooks.textToDouble` of its text. Default: that reading of
+   * `eventProperty`. The event scope reads a double column instead where
+   * one holds it (a numeric hot property or a promoted one).
+   */
+  readonly eventNumber?: (key: string) => Expression<number | null>
   /** The person's properties; `person` filters are refused without it. */
   readonly person?: Expression<unknown>
   /** Each group type index's properties; `group` filters for other indexes are refused. */
@@ -79,6 +86,11 @@ export function eventPropertyText(sources: PropertyFilterSources, key: string): 
   return sources.eventProperty ? sources.eventProperty(key) : sources.hooks.jsonText(sources.event, key)
 }
 
+/** The numeric reading of event property `key` (`textToDouble` of its text), as `sources` reads it. */
+export function eventPropertyNumber(sources: PropertyFilterSources, key: string): Expression<number | null> {
+  return sources.eventNumber ? sources.eventNumber(key) : sources.hooks.textToDouble(eventPropertyText(sources, key))
+}
+
 /**
  * Compiles decoded property filters to one SQL condition, with PostHog's
  * semantics (packages/core/README.md, "Property filters"). Every value is a
@@ -123,7 +135,10 @@ function condition(f: PropertyCondition, sources: PropertyFilterSources, path: P
   if (f.type === 'session' && sources.session) return sources.session(f, ['properties', ...path])
   const { hooks } = sources
   const operator = f.operator ?? 'exact'
-  const text = (f.type ?? 'event') === 'event' ? eventPropertyText(sources, f.key) : hooks.jsonText(properties(f, sources, path), f.key)
+  const ofEvent = (f.type ?? 'event') === 'event'
+  const text = ofEvent ? eventPropertyText(sources, f.key) : hooks.jsonText(properties(f, sources, path), f.key)
+  // Numeric operators read the event's double column where one holds the property (the same value).
+  const number = () => (ofEvent ? eventPropertyNumber(sources, f.key) : hooks.textToDouble(text))
   if (operator === 'is_set') return sql<SqlBool>`(${text} is not null)`
   if (operator === 'is_not_set') return sql<SqlBool>`(${text} is null)`
 
@@ -135,7 +150,7 @@ function condition(f: PropertyCondition, sources: PropertyFilterSources, path: P
     const [low, high] = bounds
     if (bounds.length !== 2 || low === undefined || high === undefined) fail(valuePath, `${operator} needs two numbers [min, max]`)
     if (low! > high!) fail(valuePath, `${operator} needs min <= max`)
-    const n = hooks.textToDouble(text)
+    const n = number()
     return operator === 'between'
       ? orElse(sql`(${n} >= ${double(low!)} and ${n} <= ${double(high!)})`, false)
       : orElse(sql`(${n} < ${double(low!)} or ${n} > ${double(high!)})`, false)
@@ -172,7 +187,7 @@ function condition(f: PropertyCondition, sources: PropertyFilterSources, path: P
     case 'min':
     case 'max': {
       const op = sql.raw({ gt: '>', gte: '>=', min: '>=', lt: '<', lte: '<=', max: '<=' }[operator])
-      const n = hooks.textToDouble(text)
+      const n = number()
       return any(
         values.map((v, i) => {
           const number = filterNumber(v)

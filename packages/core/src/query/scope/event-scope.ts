@@ -1,11 +1,11 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import type { SqlHooks } from '../../storage.js'
-import { materializedColumn } from '../../db/materialized-properties.js'
+import { materializedColumn, materializedNumberColumn } from '../../db/materialized-properties.js'
 import { formatTimestamp, type EpochMicros } from '../../time/timestamp.js'
 import { compilePropertyFilters, type PropertyFilterSources } from '../filters/compile-property-filters.js'
 import type { PropertyFilters } from '../filters/property-filters.js'
 import { addFilterNeeds, noNeeds, type FilterNeeds } from './filter-needs.js'
-import type { QueryProject } from './query-project.js'
+import { NO_PROMOTED_COLUMNS, type PromotedColumns, type QueryProject } from './query-project.js'
 import type { QuerySources } from './query-sources.js'
 
 export interface EventScopeOptions {
@@ -83,13 +83,29 @@ export function personlessKey(distinctId: Expression<string>): Expression<string
 
 /**
  * Reads event property `key` of a scoped event (alias `e`): its materialized
- * column where `events` has one (materialized-properties.ts), which holds
- * exactly what the JSON read gives, otherwise the JSON read.
+ * column where `events` has one (materialized-properties.ts), else the
+ * project's ready `String` slot for it (property-slots.ts), each of which
+ * holds exactly what the JSON read gives; otherwise the JSON read. The one
+ * rule every compiler reads event properties through.
  */
-export function scopedEventProperty(hooks: SqlHooks): (key: string) => Expression<string | null> {
+export function scopedEventProperty(hooks: SqlHooks, promoted: PromotedColumns = NO_PROMOTED_COLUMNS): (key: string) => Expression<string | null> {
   return (key) => {
-    const column = materializedColumn(key)
+    const column = materializedColumn(key) ?? promoted.text.get(key) ?? null
     return column === null ? hooks.jsonText(sql.ref('e.properties'), key) : sql.ref(`e.${column}`)
+  }
+}
+
+/**
+ * The numeric reading of event property `key` of a scoped event,
+ * `hooks.textToDouble` of its text: a double column where one holds exactly
+ * that (a numeric hot property, or the project's ready `Numeric` slot),
+ * otherwise the reading of `scopedEventProperty`.
+ */
+export function scopedEventNumber(hooks: SqlHooks, promoted: PromotedColumns = NO_PROMOTED_COLUMNS): (key: string) => Expression<number | null> {
+  const text = scopedEventProperty(hooks, promoted)
+  return (key) => {
+    const column = materializedNumberColumn(key) ?? promoted.number.get(key) ?? null
+    return column === null ? hooks.textToDouble(text(key)) : sql.ref(`e.${column}`)
   }
 }
 
@@ -118,7 +134,8 @@ export function eventScope(options: EventScopeOptions): EventScope {
   const sources: QuerySources = {
     hooks,
     event: sql.ref('e.properties'),
-    eventProperty: scopedEventProperty(hooks),
+    eventProperty: scopedEventProperty(hooks, project.promoted),
+    eventNumber: scopedEventNumber(hooks, project.promoted),
     ...(needs.person ? { person: sql.ref('p.properties') } : {}),
     groups,
     elementsChain: sql.ref('e.elements_chain'),

@@ -5,7 +5,7 @@ import { PERSON_UUID, personlessKey } from '../scope/event-scope.js'
 import { personText, type SeriesScope } from './series-scope.js'
 import type { QueryEnv } from '../analysis/query-env.js'
 import type { TrendSeries } from './trend-request.js'
-import { eventPropertyText } from '../filters/compile-property-filters.js'
+import { eventPropertyNumber } from '../filters/compile-property-filters.js'
 
 /**
  * What one cells query reads: the series' events, each row's bucket and
@@ -67,10 +67,12 @@ export function actorKeySql(series: TrendSeries, input: CellsInput): Expression<
   return sql<string | null>`coalesce(${PERSON_UUID}, case when e.distinct_id <> '' then ${personlessKey(sql.ref('e.distinct_id'))} end)`
 }
 
-/** The numeric value of a property math: non-numbers are null and ignored (PostHog's toFloat). */
+/**
+ * The numeric value of a property math: non-numbers are null and ignored
+ * (PostHog's toFloat), read from a double column where one holds it.
+ */
 export function propertyNumberSql(series: TrendSeries, input: CellsInput): Expression<number | null> {
-  const s = input.scope.sources
-  return s.hooks.textToDouble(eventPropertyText(s, series.mathProperty!))
+  return eventPropertyNumber(input.scope.sources, series.mathProperty!)
 }
 
 /** The SQL aggregate of a property or count-per-actor math over column `x`; 0 for no values. */
