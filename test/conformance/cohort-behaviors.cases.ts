@@ -222,6 +222,23 @@ export function cohortBehaviorCases(target: ConformanceTarget): void {
         x = await example(s, org, { p1: {}, p2: {} }, [ev('p1', '$pageview', 1 * DAY), ev('p1', '$pageview', 2 * DAY), ev('p2', '$pageview', 1 * DAY), ev('p2', '$pageview', 6 * DAY)])
         expect(await x.members(and(pageview({ value: 'performed_event_multiple', operator: 'gte', operator_value: 2, explicit_datetime: '2026-02-25' })))).toEqual(['p1'])
 
+        // explicit_datetime_to, as PostHog's HogQL cohort query reads it (EventsQuery's `timestamp < before`), in the project's zone:
+        // 20 Feb 13:00 to 27 Feb 13:00 Berlin is 12:00 to 12:00 UTC, both ends open. p1 on the 24th: in. p2 on the 28th: after it.
+        // p3 at 27 Feb 12:00 UTC exactly: not before it. p4 a second earlier: in. p5 on the 21st and 26th: in, twice.
+        x = await example(s, org, { p1: {}, p2: {}, p3: {}, p4: {}, p5: {} }, [
+          ev('p1', '$pageview', 5 * DAY),
+          ev('p2', '$pageview', 1 * DAY),
+          ev('p3', '$pageview', 2 * DAY),
+          ev('p4', '$pageview', 2 * DAY + 1000),
+          ev('p5', '$pageview', 8 * DAY),
+          ev('p5', '$pageview', 3 * DAY),
+        ])
+        const range = { explicit_datetime: '2026-02-20 13:00', explicit_datetime_to: '2026-02-27 13:00' }
+        expect(await x.members(and(pageview({ value: 'performed_event', ...range })))).toEqual(['p1', 'p4', 'p5'])
+        expect(await x.members(and(pageview({ value: 'performed_event_multiple', operator: 'gte', operator_value: 2, ...range })))).toEqual(['p5'])
+        // Without explicit_datetime it is not read (HogQLCohortQuery sets date_to only beside it): the last week, W = 22 Feb 12:00 UTC, to now.
+        expect(await x.members(and(pageview({ value: 'performed_event', time_value: 1, time_interval: 'week', explicit_datetime_to: '2026-02-25' })))).toEqual(['p1', 'p2', 'p3', 'p4', 'p5'])
+
         // test_negation_dynamic_time_bound_with_performed_event: a $new_view in the last week and no pageview in the last 2 weeks.
         // p1: pageview 2 d ago: out. p2: no new_view: out. p3: pageview 35 d ago only: in. p4: never a pageview: in.
         x = await example(s, org, { p1: {}, p2: {}, p3: {}, p4: {} }, [
@@ -296,7 +313,10 @@ export function cohortBehaviorCases(target: ConformanceTarget): void {
           [pageview({ value: 'performed_event_regularly', operator: 'gte', operator_value: 1, time_value: 1, time_interval: 'day', min_periods: 1 }), 'total_periods'],
           [pageview({ value: 'performed_event_first_time', time_value: 1, time_interval: 'day', event_filters: [{ key: 'a', value: 'b' }] }), 'event_filters'],
           [pageview({ value: 'performed_event_first_time', time_value: 1, time_interval: 'day', explicit_datetime: '-3d' }), 'explicit_datetime'],
-          [pageview({ value: 'performed_event', explicit_datetime: '-3d', explicit_datetime_to: '-1d' }), 'explicit_datetime_to'],
+          [pageview({ value: 'performed_event_first_time', time_value: 1, time_interval: 'day', explicit_datetime_to: '-1d' }), 'explicit_datetime_to'],
+          [pageview({ value: 'performed_event', explicit_datetime: '-3d', explicit_datetime_to: 'next week' }), 'explicit_datetime_to'],
+          // Each period is a term of the SQL: at most 400 of them (PostHog has no bound).
+          [pageview({ value: 'performed_event_regularly', operator: 'gte', operator_value: 1, time_value: 1, time_interval: 'day', min_periods: 1, total_periods: 401 }), 'total_periods'],
           [pageview({ value: 'performed_event', explicit_datetime: '3000-01-01' }), 'explicit_datetime'],
           [pageview({ value: 'performed_event_sequence', time_value: 8, time_interval: 'day', seq_event: '$x', seq_time_value: 1, seq_time_interval: 'fortnight' }), 'seq_time_interval'],
           [pageview({ value: 'performed_event_sequence', time_value: 8, time_interval: 'day', seq_event: 9999, seq_event_type: 'actions', seq_time_value: 1, seq_time_interval: 'day' }), 'seq_event'],

@@ -6,6 +6,7 @@ import { serverSkipReason, targets } from './filter-db.js'
 import { referenceCohortMembers, type RefCohort, type RefCriteriaGroup, type RefCriterion } from './reference-cohort.js'
 
 const NOW = new Date('2026-03-31T12:00:00.000Z')
+const hoursBefore = (hours: number) => new Date(NOW.getTime() - hours * 3_600_000).toISOString()
 const HOUR = 3_600_000
 
 // Persons u0..u5; their properties come with a first event long before every window.
@@ -46,13 +47,18 @@ const behavioral: fc.Arbitrary<RefCriterion> = fc
     operator_value: fc.integer({ min: 1, max: 3 }),
     negation: fc.boolean(),
     pro: fc.boolean(),
+    // explicit_datetime (instead of the window) and explicit_datetime_to, as instants in UTC: hours before now, on event times or an hour off them.
+    // The ends sit on or just past the event times the generator favours, so the bound often decides.
+    explicit: fc.option(fc.tuple(fc.constantFrom(72, 168, 744, 2160, 2), fc.option(fc.constantFrom(-2, 1, 2, 3, 24, 48), { nil: undefined })), { nil: undefined }),
   })
-  .map(({ multiple, pro, operator, operator_value, ...c }) => ({
+  .map(({ multiple, pro, operator, operator_value, explicit, ...c }) => ({
     type: 'behavioral' as const,
     value: multiple ? ('performed_event_multiple' as const) : ('performed_event' as const),
     ...c,
     ...(multiple && { operator, operator_value }),
     ...(pro && { event_filters: [{ key: 'plan', value: 'pro' }] }),
+    ...(explicit && { explicit_datetime: hoursBefore(explicit[0]) }),
+    ...(explicit?.[1] !== undefined && { explicit_datetime_to: hoursBefore(explicit[1]) }),
   }))
 
 type Unit = 'hour' | 'day' | 'week' | 'month'
@@ -93,6 +99,41 @@ const world = fc.record({
   events: fc.array(event, { maxLength: 25 }),
   cohorts: fc.tuple(cohortAt(0), cohortAt(1), cohortAt(2), cohortAt(3)),
 })
+
+/**
+ * One criterion over dense events: the bounds the sparse worlds above rarely
+ * decide. An explicit range of performed_event(_multiple) with or without
+ * explicit_datetime_to, or a sequence within calendar months, its events on
+ * pairs a month and 30 days tell apart (31 Jan 13:00 (1415) to 2 Mar 08:00
+ * (700); 28 Feb 13:00 (743) to 29 Mar 12:00 (48)).
+ */
+const denseEvent = fc.record({
+  who: fc.integer({ min: 0, max: 2 }),
+  event: fc.constantFrom('buy', 'view'),
+  hoursAgo: fc.constantFrom(-1, 1, 2, 3, 24, 47, 48, 72, 168, 700, 743, 744, 1415, 1416, 2160),
+})
+const denseCriterion: fc.Arbitrary<RefCriterion> = fc.oneof(
+  fc
+    .record({ multiple: fc.boolean(), key: fc.constantFrom('buy', 'view'), operator, operator_value: fc.integer({ min: 1, max: 3 }), from: fc.constantFrom(72, 744, 2160), to: fc.option(fc.constantFrom(-2, 1, 2, 24, 48), { nil: undefined }) })
+    .map(({ multiple, key, operator, operator_value, from, to }) => ({
+      type: 'behavioral' as const,
+      value: multiple ? ('performed_event_multiple' as const) : ('performed_event' as const),
+      key,
+      time_value: 1,
+      time_interval: 'day' as Unit,
+      ...(multiple && { operator, operator_value }),
+      explicit_datetime: hoursBefore(from),
+      ...(to !== undefined && { explicit_datetime_to: hoursBefore(to) }),
+    })),
+  fc.record({ key: fc.constantFrom('buy', 'view'), seq_event: fc.constantFrom('buy', 'view'), time_value: fc.integer({ min: 2, max: 4 }), seq_time_value: fc.integer({ min: 1, max: 2 }) }).map((c) => ({
+    type: 'behavioral' as const,
+    value: 'performed_event_sequence' as const,
+    ...c,
+    time_interval: 'month' as Unit,
+    seq_time_interval: 'month' as Unit,
+  })),
+)
+const denseWorld = fc.record({ events: fc.array(denseEvent, { minLength: 4, maxLength: 14 }), criterion: denseCriterion })
 
 /** Cohort references by index become references by the ids the cohorts got. */
 const withIds = (node: RefCriteriaGroup, ids: number[]): RefCriteriaGroup => ({
@@ -145,6 +186,29 @@ for (const target of targets) {
           }
         }),
         { numRuns: Number(process.env.SIGHTLINE_COHORT_RUNS ?? 40) },
+      )
+    }, 120_000)
+
+    it('one criterion over dense events (explicit ranges, sequences within calendar months)', async () => {
+      await fc.assert(
+        fc.asyncProperty(denseWorld, async (w) => {
+          const project = await sightline.projects.create({ organizationId: orgId, name: 'P', timezone: 'UTC' })
+          await sightline.capture(project.id, [
+            ...[0, 1, 2].map((i) => ({ distinctId: `u${i}`, event: 'created', timestamp: new Date(NOW.getTime() - 400 * 24 * HOUR).toISOString(), properties: { $set: {} } })),
+            ...w.events.map((e) => ({ distinctId: `u${e.who}`, event: e.event, timestamp: new Date(NOW.getTime() - e.hoursAgo * HOUR).toISOString() })),
+          ])
+          const filters = { properties: { type: 'AND' as const, values: [w.criterion] } }
+          const cohort = await sightline.cohorts.create(project.id, { filters: filters as never })
+          const reference = {
+            persons: [0, 1, 2].map((i) => ({ id: `u${i}`, properties: {} })),
+            events: w.events.map((e) => ({ personId: `u${e.who}`, event: e.event, at: NOW.getTime() - e.hoursAgo * HOUR, properties: {} })),
+            now: NOW,
+            cohorts: new Map<number, RefCohort>([[cohort.id, { filters }]]),
+          }
+          const page = await sightline.cohorts.persons(project.id, cohort.id, { limit: 100 })
+          expect(page.results.flatMap((p) => p.distinctIds).sort(), JSON.stringify(w.criterion)).toEqual([...referenceCohortMembers(reference, cohort.id)].sort())
+        }),
+        { numRuns: Number(process.env.SIGHTLINE_COHORT_DENSE_RUNS ?? 25) },
       )
     }, 120_000)
   })

@@ -5,7 +5,9 @@
  * n units (calendar months). Person criteria are property filters on the
  * person, negated: not matched. Behavioral criteria read the person's events
  * of the key (an event name): performed_event(_multiple) counts those in
- * (W, now) (both ends open); first time: the first ever is in [W, now);
+ * (W, now) (both ends open), or in (explicit_datetime, explicit_datetime_to
+ * or now) when given (PostHog's HogQL query: EventsQuery's `timestamp <
+ * before`); first time: the first ever is in [W, now);
  * stopped: some in (W(time), W(seq)], none in (W(seq), now]; restarted: some
  * at or before W(time), none in (W(time), W(seq)], some in (W(seq), now];
  * regularly: the periods (W(v(p+1)), W(vp)], p < total, whose count compares
@@ -56,6 +58,9 @@ export type RefCriterion =
       readonly total_periods?: number
       readonly negation?: boolean
       readonly event_filters?: RefFilters
+      /** ISO instants (with their offset): performed_event(_multiple) only. */
+      readonly explicit_datetime?: string
+      readonly explicit_datetime_to?: string
     }
   | { readonly type: 'cohort'; readonly key: 'id'; readonly value: number; readonly negation?: boolean }
 export interface RefCriteriaGroup {
@@ -144,7 +149,10 @@ function performed(world: RefCohortWorld, node: Extract<RefCriterion, { type: 'b
   switch (node.value) {
     case 'performed_event':
     case 'performed_event_multiple': {
-      const n = own.filter((at) => at > W && at < now).length
+      const from = node.explicit_datetime === undefined ? W : Date.parse(node.explicit_datetime)
+      // explicit_datetime_to is read only beside explicit_datetime.
+      const to = node.explicit_datetime !== undefined && node.explicit_datetime_to !== undefined ? Date.parse(node.explicit_datetime_to) : now
+      const n = own.filter((at) => at > from && at < to).length
       return node.value === 'performed_event' ? n >= 1 : n >= 1 && compare(n, node.operator, node.operator_value!)
     }
     case 'performed_event_first_time': {

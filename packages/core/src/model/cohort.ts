@@ -7,7 +7,8 @@ import { JsonObject, UserSummary } from './insight.js'
  * - `{type: 'behavioral', value, key, event_type: 'events' (key = event name,
  *   the default) | 'actions' (key = action id), negation, ...}` where `value`
  *   is one of PostHog's behaviors: `performed_event` (time_value,
- *   time_interval or explicit_datetime; event_filters), `performed_event_multiple`
+ *   time_interval, or explicit_datetime and optionally explicit_datetime_to;
+ *   event_filters), `performed_event_multiple`
  *   (the same with operator gte/gt/lte/lt/eq and operator_value),
  *   `performed_event_first_time` (time_value, time_interval),
  *   `stopped_performing_event` and `restarted_performing_event` (time_value,

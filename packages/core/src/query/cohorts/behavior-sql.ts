@@ -52,8 +52,11 @@ export function performers(node: BehavioralNode, c: BehaviorCompiling): RawBuild
   const grouped = (from: RawBuilder<unknown>, having: Bool) => sql`select ${r}.person_uuid from (${from}) as ${r} group by ${r}.person_uuid having ${having}`
   switch (b.type) {
     case 'count': {
-      const since = 'explicit' in b.since ? atMicros(explicitSince(b.since.explicit, node.path, c)) : at(W(b.since))
-      return grouped(rows((t) => [sql<SqlBool>`${t} > ${since}`, sql<SqlBool>`${t} < ${at(now)}`]), compare(sql`count(*)`, b.comparison, b.count))
+      const explicit = 'explicit' in b.since ? b.since : null
+      const since = explicit ? atMicros(explicitInstant(explicit.explicit, [...node.path, 'explicit_datetime'], c)) : at(W(b.since as RelativeSpan))
+      // explicit_datetime_to: PostHog's HogQL cohort query reads it as EventsQuery's `before`, `timestamp < before`.
+      const until = explicit?.until !== undefined ? atMicros(explicitInstant(explicit.until, [...node.path, 'explicit_datetime_to'], c)) : at(now)
+      return grouped(rows((t) => [sql<SqlBool>`${t} > ${since}`, sql<SqlBool>`${t} < ${until}`]), compare(sql`count(*)`, b.comparison, b.count))
     }
     case 'first_time':
       // Every matching event ever: the first of them is in [now - span, now).
@@ -130,12 +133,12 @@ function withinReach(earlier: Ts, later: Ts, within: RelativeSpan, from: Date, n
 /** `value comparison count`, the count a bound parameter. */
 const compare = (value: Expression<unknown>, comparison: CountComparison, count: number): Bool => sql<SqlBool>`${value} ${sql.raw(comparison)} ${count}`
 
-/** PostHog's `relative_date_parse(explicit_datetime, team zone)`: an instant in epoch microseconds, resolved against `scope.now`. */
-function explicitSince(text: string, path: Path, c: BehaviorCompiling): number {
+/** PostHog's `relative_date_parse(text, team zone)`: an instant in epoch microseconds, resolved against `scope.now`; `path` is the field's. */
+function explicitInstant(text: string, path: Path, c: BehaviorCompiling): number {
   const { timeZone, weekStartDay } = c.catalog
   const parsed = relativeDateParse(text, { timeZone, now: zonedFromInstant(timeZone, c.scope.now.getTime()), weekStartDay, alwaysTruncate: false })
   if (!parsed) {
-    throw new ValidationError([{ path: [...path, 'explicit_datetime'], message: dateProblem(text, 'an ISO 8601 date such as 2024-01-31, or a relative date such as -30d') }], { context: 'invalid cohort filters' })
+    throw new ValidationError([{ path, message: dateProblem(text, 'an ISO 8601 date such as 2024-01-31, or a relative date such as -30d') }], { context: 'invalid cohort filters' })
   }
   return instantOf(timeZone, parsed.time)
 }

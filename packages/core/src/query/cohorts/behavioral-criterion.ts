@@ -25,8 +25,9 @@ export interface RelativeSpan {
  * PostHog's ClickHouse cohort query (`enterprise_cohort_query.py`) computes
  * it, W(span) being `now - span`:
  * - `count`: `performed_event` / `performed_event_multiple`, the events with
- *   `since < timestamp < now` (`since` is W(span), or the explicit datetime)
- *   number `comparison count` (at least one, for `performed_event`);
+ *   `since < timestamp < until` (`since` is W(span), or the explicit
+ *   datetime; `until` is now, or the explicit datetime's `until`) number
+ *   `comparison count` (at least one, for `performed_event`);
  * - `first_time`: the first event ever is in `[W(span), now)`;
  * - `stopped`: some in `(W(span), W(recent)]`, none in `(W(recent), now]`;
  * - `restarted`: some at or before W(span), none in `(W(span), W(recent)]`,
@@ -39,11 +40,20 @@ export interface RelativeSpan {
  *   both in `(W(span), now]`.
  */
 export type Behavior =
-  | { readonly type: 'count'; readonly since: RelativeSpan | { readonly explicit: string }; readonly comparison: CountComparison; readonly count: number }
+  | { readonly type: 'count'; readonly since: RelativeSpan | ExplicitRange; readonly comparison: CountComparison; readonly count: number }
   | { readonly type: 'first_time'; readonly span: RelativeSpan }
   | { readonly type: 'stopped' | 'restarted'; readonly span: RelativeSpan; readonly recent: RelativeSpan }
   | { readonly type: 'regularly'; readonly span: RelativeSpan; readonly comparison: CountComparison; readonly count: number; readonly minPeriods: number; readonly totalPeriods: number }
   | { readonly type: 'sequence'; readonly span: RelativeSpan; readonly then: CohortEntity; readonly within: RelativeSpan }
+
+/**
+ * `explicit_datetime` and, when given, `explicit_datetime_to`: texts PostHog's
+ * `relative_date_parse` reads, resolved in the project's zone when compiled.
+ */
+export interface ExplicitRange {
+  readonly explicit: string
+  readonly until?: string
+}
 
 export interface BehavioralNode {
   readonly kind: 'behavioral'
@@ -87,21 +97,21 @@ const given = (v: unknown): boolean => v !== undefined && v !== null && v !== ''
  * time_interval` for stopped and restarted (PostHog's "seq_date must be more
  * recent than date", months as 30 days and years as 365); `min_periods` above
  * `total_periods`; and fields PostHog's query does not read for the behavior
- * given (`event_filters` and `explicit_datetime` outside performed_event and
- * performed_event_multiple, `explicit_datetime_to` anywhere), refused rather
- * than ignored.
+ * given (`event_filters`, `explicit_datetime` and `explicit_datetime_to`
+ * outside performed_event and performed_event_multiple), refused rather than
+ * ignored. `explicit_datetime_to` without `explicit_datetime` is not read,
+ * as PostHog's HogQL cohort query reads it only beside it.
  */
 export function parseBehavioral(c: CohortCriterion, negated: boolean, path: Path): BehavioralNode {
   const at = (field: string): Path => [...path, field]
   const behavior = c.value
   if (typeof behavior !== 'string' || !BEHAVIORS.includes(behavior)) fail(at('value'), `behavioral criteria are one of ${BEHAVIORS.join(', ')}; got ${JSON.stringify(behavior)}`)
   const counted = COUNTED.includes(behavior as string)
-  for (const field of ['event_filters', 'explicit_datetime'] as const) {
+  for (const field of ['event_filters', 'explicit_datetime', 'explicit_datetime_to'] as const) {
     const v = c[field]
     const empty = !given(v) || (Array.isArray(v) && v.length === 0)
-    if (!counted && !empty) fail(at(field), `PostHog's cohort query reads ${field} only for performed_event and performed_event_multiple`)
+    if (!counted && !empty) fail(at(field), `Sightline reads ${field} only for performed_event and performed_event_multiple (PostHog's ClickHouse cohort query, which Sightline follows, reads no other)`)
   }
-  if (given(c.explicit_datetime_to)) fail(at('explicit_datetime_to'), "explicit_datetime_to is not read by PostHog's ClickHouse cohort query, which Sightline follows: the window ends now")
   const entity = parseEntity(c.event_type, c.key, at('event_type'), at('key'), 'key')
   const eventFilters = !counted || !given(c.event_filters) ? null : decodeOrThrow(PropertyFilters, c.event_filters, 'invalid cohort filters', at('event_filters'))
   const node = (b: Behavior): BehavioralNode => ({ kind: 'behavioral', negated, entity, behavior: b, eventFilters, path })
@@ -109,7 +119,8 @@ export function parseBehavioral(c: CohortCriterion, negated: boolean, path: Path
     case 'performed_event':
     case 'performed_event_multiple': {
       const multiple = behavior === 'performed_event_multiple'
-      const since = given(c.explicit_datetime) ? { explicit: explicitDatetime(c.explicit_datetime, at('explicit_datetime')) } : span(c.time_value, c.time_interval, path, 'time')
+      const until = given(c.explicit_datetime_to) ? { until: explicitDatetime(c.explicit_datetime_to, at('explicit_datetime_to')) } : {}
+      const since = given(c.explicit_datetime) ? { explicit: explicitDatetime(c.explicit_datetime, at('explicit_datetime')), ...until } : span(c.time_value, c.time_interval, path, 'time')
       return node({ type: 'count', since, comparison: multiple ? comparison(c.operator, at('operator')) : '>=', count: multiple ? countOf(c.operator_value, at('operator_value')) : 1 })
     }
     case 'performed_event_first_time':
