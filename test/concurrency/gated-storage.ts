@@ -74,14 +74,14 @@ export function gatedStorage(inner: StorageAdapter): GatedStorage {
       return {
         ...driver,
         dialect,
-        async insertEvents(db, rows) {
+        async insertEvents(db, rows, slots) {
           const projectId = rows[0]?.project_id
           const stop = projectId === undefined ? undefined : inserts.get(projectId)
           if (stop) {
             inserts.delete(projectId!)
             await stop.stop()
           }
-          return driver.insertEvents(db, rows)
+          return driver.insertEvents(db, rows, slots)
         },
       }
     },

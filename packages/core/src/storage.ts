@@ -175,6 +175,17 @@ export interface UnorderedFilingInput {
   readonly as: string
 }
 
+/**
+ * A promoted property's slot column (`events.ps_text_N` / `ps_num_N`) that
+ * `StorageDriver.insertEvents` fills: all rows of one call belong to one project.
+ */
+export interface SlotFill {
+  /** The `events` column: a fixed identifier, never user text. */
+  readonly column: string
+  /** Its value for a row, from that row's `properties` column (the key inside is a bound parameter). */
+  value(properties: Expression<unknown>): Expression<unknown>
+}
+
 /** A database Sightline can run on. Create one per `createSightline` call. */
 export interface StorageAdapter {
   /** A short name for messages and logs ("duckdb", "postgres"). Never used for branching. */
@@ -204,10 +215,12 @@ export interface StorageDriver {
    * with `sql.jsonText(properties, key)` and each `MATERIALIZED_NUMBERS`
    * column with `sql.textToDouble(sql.jsonText(properties, key))`, computed
    * by the database itself (not a client-side copy of it), so the column and
-   * the JSON always agree.
+   * the JSON always agree; likewise each column of `slots` with its `value`
+   * of the row's `properties` (the project's promoted properties: none
+   * unless `capabilities.propertySlots`; default none).
    * Resolves to the number of rows inserted.
    */
-  insertEvents(db: Kysely<SightlineDatabase>, rows: ReadonlyArray<EventRow>): Promise<number>
+  insertEvents(db: Kysely<SightlineDatabase>, rows: ReadonlyArray<EventRow>, slots?: ReadonlyArray<SlotFill>): Promise<number>
   /**
    * The schema holding Sightline's tables when the database has several
    * (Postgres's `search_path`); core keeps its migration records there too.

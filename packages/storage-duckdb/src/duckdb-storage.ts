@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely'
-import { EVENT_COLUMNS, MATERIALIZED_NUMBERS, MATERIALIZED_PROPERTIES, type EventRow, type SightlineDatabase, type StorageAdapter, type StorageDriver } from '@sightline/core/storage'
+import { EVENT_COLUMNS, MATERIALIZED_NUMBERS, MATERIALIZED_PROPERTIES, type EventRow, type SightlineDatabase, type SlotFill, type StorageAdapter, type StorageDriver } from '@sightline/core/storage'
 import { DuckDBDialect } from './dialect/duckdb-dialect.js'
 import { duckdbSqlHooks, jsonPointer } from './duckdb-sql-hooks.js'
 import type { DuckDBConnection } from './dialect/duckdb-connection.js'
@@ -82,9 +82,10 @@ const LANDING = 'sightline_events_landing'
  *
  * The Appender writes a temp table of `EVENT_COLUMNS`; one INSERT ... SELECT
  * moves the rows to `events`, computing the materialized property columns
- * with the JSON reads (`duckdbSqlHooks.jsonText`) queries would make instead.
+ * and the promoted properties' `slots` with the JSON reads
+ * (`duckdbSqlHooks.jsonText`) queries would make instead.
  */
-async function appendEvents(db: Kysely<SightlineDatabase>, rows: ReadonlyArray<EventRow>): Promise<number> {
+async function appendEvents(db: Kysely<SightlineDatabase>, rows: ReadonlyArray<EventRow>, slots: ReadonlyArray<SlotFill> = []): Promise<number> {
   if (rows.length === 0) return 0
   return db.getExecutor().provideConnection(async (connection) => {
     const raw = (connection as DuckDBConnection).raw
@@ -108,7 +109,7 @@ async function appendEvents(db: Kysely<SightlineDatabase>, rows: ReadonlyArray<E
     } finally {
       appender.closeSync()
     }
-    await connection.executeQuery(MOVE_LANDED.compile(db))
+    await connection.executeQuery((slots.length === 0 ? MOVE_LANDED : moveLanded(slots)).compile(db))
     await connection.executeQuery(CLEAR_LANDING.compile(db))
     return rows.length
   })
@@ -126,9 +127,12 @@ const hotValues = [
   ...MATERIALIZED_PROPERTIES.map((_, i) => hotText(i)),
   ...MATERIALIZED_NUMBERS.map((_, i) => duckdbSqlHooks.textToDouble(hotText(MATERIALIZED_PROPERTIES.length + i))),
 ]
-const MOVE_LANDED = sql`insert into events (${eventColumns}, ${sql.join(HOT.map((p) => sql.id(p.column)))})
-  select ${eventColumns}, ${sql.join(hotValues)}
+/** The move, also filling a project's promoted-property slots from each row's `properties`. */
+const moveLanded = (slots: ReadonlyArray<SlotFill>) =>
+  sql`insert into events (${eventColumns}, ${sql.join([...HOT.map((p) => sql.id(p.column)), ...slots.map((f) => sql.id(f.column))])})
+  select ${eventColumns}, ${sql.join([...hotValues, ...slots.map((f) => f.value(sql.ref('properties')))])}
   from (select *, json_extract_string(properties, ${pointers}) as mp from ${sql.id(LANDING)}) as landed`
+const MOVE_LANDED = moveLanded([])
 const CLEAR_LANDING = sql`delete from ${sql.id(LANDING)}`
 
 /**

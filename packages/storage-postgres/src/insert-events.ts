@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely'
-import { MATERIALIZED_NUMBERS, MATERIALIZED_PROPERTIES, type EventRow, type SightlineDatabase } from '@sightline/core/storage'
+import { MATERIALIZED_NUMBERS, MATERIALIZED_PROPERTIES, type EventRow, type SightlineDatabase, type SlotFill } from '@sightline/core/storage'
 import { chunk } from './chunk.js'
 import { postgresSqlHooks } from './postgres-sql-hooks.js'
 
@@ -28,13 +28,16 @@ const MATERIALIZED_VALUES = sql.join([
  * when it builds a text-array literal: that was the largest client cost.
  * `ON CONFLICT DO NOTHING` skips uuids another process stored meanwhile.
  */
-export async function insertEvents(db: Kysely<SightlineDatabase>, rows: ReadonlyArray<EventRow>): Promise<number> {
+export async function insertEvents(db: Kysely<SightlineDatabase>, rows: ReadonlyArray<EventRow>, slots: ReadonlyArray<SlotFill> = []): Promise<number> {
+  // The project's promoted-property slots, computed from each row's properties like the hot ones.
+  const slotColumns = slots.length === 0 ? sql`` : sql`, ${sql.join(slots.map((f) => sql.id(f.column)))}`
+  const slotValues = slots.length === 0 ? sql`` : sql`, ${sql.join(slots.map((f) => f.value(sql.ref('u.properties'))))}`
   let inserted = 0
   for (const part of chunk(rows, ROWS_PER_STATEMENT)) {
     const col = <K extends keyof EventRow>(key: K) => part.map((r) => r[key])
     const result = await sql`
-      insert into events (uuid, project_id, event, distinct_id, timestamp, properties, group_0, group_1, group_2, group_3, group_4, session_id, inserted_at, elements_chain, person_id, ${MATERIALIZED})
-      select u.*, ${MATERIALIZED_VALUES} from unnest(
+      insert into events (uuid, project_id, event, distinct_id, timestamp, properties, group_0, group_1, group_2, group_3, group_4, session_id, inserted_at, elements_chain, person_id, ${MATERIALIZED}${slotColumns})
+      select u.*, ${MATERIALIZED_VALUES}${slotValues} from unnest(
         ${col('uuid')}::uuid[], ${col('project_id')}::integer[], ${col('event')}::text[], ${col('distinct_id')}::text[],
         ${col('timestamp')}::timestamptz[], string_to_array(${part.map((r) => r.properties).join(SEPARATOR)}::text, chr(30))::jsonb[],
         ${col('group_0')}::text[], ${col('group_1')}::text[], ${col('group_2')}::text[], ${col('group_3')}::text[], ${col('group_4')}::text[],

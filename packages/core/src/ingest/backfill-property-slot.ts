@@ -26,7 +26,7 @@ const at = (micros: number) => sql.lit(formatTimestamp(micros))
  * that reaches `backfill_to_us` marks the slot `ready` in the same
  * transaction, so queries switch to the column exactly when every event
  * holds its value. Captures in between fill the slot themselves
- * (`fillPropertySlots`). Resolves to true when the slot is ready, or no
+ * (`readSlotFills`). Resolves to true when the slot is ready, or no
  * longer this promotion's (demoted, or promoted again).
  */
 export async function backfillPropertySlotBatch(ctx: EngineContext, target: BackfillTarget, batchSize = BACKFILL_BATCH): Promise<boolean> {

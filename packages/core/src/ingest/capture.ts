@@ -9,7 +9,7 @@ import { chunk } from '../util/chunk.js'
 import { decodeOrThrow } from '../util/decode.js'
 import { takeElementsChain } from './elements-chain.js'
 import { DefinitionsCollector } from './definitions-collector.js'
-import { fillPropertySlots } from './fill-property-slots.js'
+import { readSlotFills } from './read-slot-fills.js'
 import { GroupStore } from './group-store.js'
 import { isDistinctIdIllegal } from './illegal-distinct-id.js'
 import { initialPersonProperties, NO_UPDATES, personPropertyUpdates, type PersonPropertyUpdates } from './person-property-updates.js'
@@ -81,8 +81,8 @@ export async function capture(ctx: EngineContext, projectId: number, input: unkn
         const overrides = await persons.flush()
         await groups.flush()
         const definitionsWritten = await definitions.flush(trx, projectId, insertedAt, ctx.definitionsCache, nowMs)
-        const stored = await ctx.driver.insertEvents(trx, rows)
-        await fillPropertySlots(trx, ctx.adapter.sql, projectId, insertedAt, rows.map((r) => r.uuid))
+        const slots = ctx.adapter.capabilities.propertySlots ? await readSlotFills(trx, ctx.adapter.sql, projectId) : []
+        const stored = await ctx.driver.insertEvents(trx, rows, slots)
         // Last, so cached insight results disappear in the same commit as the events that change them.
         if (span) await invalidateInsightCache(trx, projectId, span)
         const skipped = prepared.length - fresh.length + (rows.length - stored)
