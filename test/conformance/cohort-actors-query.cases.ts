@@ -93,6 +93,8 @@ export function cohortActorsQueryCases(target: ConformanceTarget): void {
           [{ isStatic: true, query: { kind: 'ActorsQuery', properties: [{ type: 'cohort', key: 'id', value: 99999 }] } }, 'query__properties__0__value'],
           [{ isStatic: true, query: { kind: 'ActorsQuery', fixedProperties: [{ ...gold, operator: 'gt' }] } }, 'query__fixedProperties__0__value'],
           [{ isStatic: true, query: { kind: 'ActorsQuery', search: 7 } }, 'query__search'],
+          // Text no database stores, refused before any SQL binds it.
+          [{ isStatic: true, query: { kind: 'ActorsQuery', search: 'a\u0000b' } }, 'query__search'],
         ] as const) {
           const error = await failure(s.cohorts.create(e.projectId, input as never))
           expect([error.name, error.attr], JSON.stringify(input)).toEqual(['ValidationError', attr])

@@ -1,3 +1,4 @@
+import { Schema } from 'effect'
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely'
 import type { EngineContext } from '../../context.js'
 import { ValidationError } from '../../errors.js'
@@ -45,7 +46,8 @@ const given = (v: unknown): boolean => v !== undefined && v !== null
  */
 export function parseActorsQuery(query: unknown, path: Path = ['query']): PersonsActorsQuery {
   if (typeof query !== 'object' || query === null || Array.isArray(query)) return fail(path, 'Query must be a dictionary.')
-  const q = query as Record<string, unknown>
+  // Text no database stores (U+0000, a lone surrogate) is refused at its path, as every stored input is.
+  const q = decodeOrThrow(Schema.Unknown, query, 'invalid cohort', path) as Record<string, unknown>
   if (q.kind === 'HogQLQuery') fail([...path, 'kind'], 'a HogQLQuery is not run here: Sightline makes a static cohort from an ActorsQuery of persons')
   if (q.kind !== 'ActorsQuery') fail(path, `Query must be an ActorsQuery or HogQLQuery. Got: ${String(q.kind)}`)
   for (const field of Object.keys(q)) {
