@@ -2,20 +2,17 @@ import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import type { EngineContext } from '../../context.js'
 import { runStorage } from '../../db/run.js'
 import { boundedRows } from '../execution/bounded-rows.js'
-import { bucketIndexSql } from '../dates/bucket-index-sql.js'
-import { activeDaysCellsSql, activeWindowsCellsSql } from './active-users-sql.js'
 import { OTHER_MARKER } from './breakdown-markers.js'
-import { cellsSql, type CellsInput, type CellsSql } from './cells-sql.js'
-import { firstSeenCellsSql, firstTimeCellsSql } from './first-seen-sql.js'
+import type { CellsSql } from './cells-sql.js'
 import { histogramBins, type HistogramBin } from './histogram-bins.js'
 import { notOneOfSql } from './key-filter.js'
-import { isPropertyMath } from './maths.js'
 import type { Period } from './periods.js'
 import { rankRows } from './rank-rows.js'
+import { seriesCellsScope, seriesCellsSql } from './series-cells-sql.js'
 import { smoothPoints, smoothValues } from './smoothing.js'
 import { breakdownKeysSql, breakdownNumberSql, seriesScope, type SeriesScope } from './series-scope.js'
 import type { QueryEnv } from '../analysis/query-env.js'
-import { isAdditive, planSeries, type BucketGrid, type SeriesPlan } from './series-plan.js'
+import { isAdditive, planSeries, type SeriesPlan } from './series-plan.js'
 import type { TrendRequest, TrendSeries } from './trend-request.js'
 import { PERSON_KEY } from '../scope/event-scope.js'
 import type { QuerySources } from '../scope/query-sources.js'
@@ -52,13 +49,13 @@ interface Cell {
  */
 export async function seriesValues(ctx: EngineContext, env: QueryEnv, request: TrendRequest, series: TrendSeries, period: Period): Promise<SeriesOutcome> {
   const plan = planSeries(request, series, period)
-  const scope = seriesScope(env, request, series, plan.kind === 'first-time' ? null : plan.range, { withoutPersons: !readsPerson(plan) })
+  const scope = seriesCellsScope(env, request, series, plan)
   const width = valueCount(request, plan, period)
   const breakdown = request.breakdowns.length > 0
   const bins = await histogramBinsFor(ctx, request, series, env, plan)
   const keys = breakdownKeysSql(env, request, scope.sources, bins)
   const compiled = (fold: boolean, filter: ((keys: ReadonlyArray<Expression<string>>) => Expression<SqlBool>) | null) =>
-    compileCells(series, plan, { scope, bucket: bucketSql(plan, scope), keys, fold, env }, filter)
+    seriesCellsSql(series, plan, { scope, keys, env }, fold, filter)
 
   const cohorts = request.breakdowns[0]?.type === 'cohort' ? request.breakdowns[0].cohorts : null
   if (cohorts) return { series, period, rows: rankRows(await cohortRows(ctx, env, request, series, plan, scope, width, cohorts)) }
@@ -172,7 +169,7 @@ async function cohortRows(
     const part = String(id)
     const where = id === 'all' ? scope.where : sql<SqlBool>`(${scope.where} and ${env.extensions.cohortCondition(id, cohortPath(request, i))})`
     const inCohort: SeriesScope = { ...scope, where }
-    const query = compileCells(series, plan, { scope: inCohort, bucket: bucketSql(plan, inCohort), keys: [sql<string>`cast(${part} as text)`], fold: false, env }, null)
+    const query = seriesCellsSql(series, plan, { scope: inCohort, keys: [sql<string>`cast(${part} as text)`], env }, false, null)
     const list = groupCells(await fetchCells(ctx, query, 1, false), plan, width).get(JSON.stringify([part]))
     if (list) out.push(asDisplayed(request, denseRow(list, plan, width)))
   }
@@ -183,35 +180,7 @@ async function cohortRows(
 export const cohortPath = (request: TrendRequest, i: number): Array<string | number> =>
   Array.isArray(request.params.breakdown) ? ['breakdown', i] : ['breakdown']
 
-/** Whether a plan's SQL reads the row's person (actor maths, first events per person, counts per person). */
-function readsPerson(plan: SeriesPlan): boolean {
-  if (plan.kind === 'first-time') return true
-  const math = plan.kind === 'per-bucket' ? plan.math : null
-  return math === null || !(math === 'total' || math === 'unique_group' || math === 'unique_session' || isPropertyMath(math))
-}
-
 const valueCount = (request: TrendRequest, plan: SeriesPlan, period: Period) => (request.totalValue ? 1 : plan.kind === 'active-days' ? plan.lastDay.length : period.starts.length)
-
-function bucketSql(plan: SeriesPlan, scope: SeriesScope): Expression<number> | null {
-  const grid: BucketGrid | null = plan.kind === 'active-days' ? plan.days : plan.kind === 'active-windows' ? null : plan.buckets
-  if (!grid) return null
-  return bucketIndexSql(scope.sources.timestampMicros, grid.starts.map((ms) => new Date(ms)), new Date(grid.end), scope.sources.hooks)
-}
-
-function compileCells(series: TrendSeries, plan: SeriesPlan, input: CellsInput, filter: ((keys: ReadonlyArray<Expression<string>>) => Expression<SqlBool>) | null): CellsSql {
-  if (plan.kind === 'first-time') return firstTimeCellsSql(input, plan.range, filter)
-  const filtered: CellsInput = filter ? { ...input, filter: filter(input.keys) } : input
-  switch (plan.kind) {
-    case 'per-bucket':
-      return cellsSql({ ...series, math: plan.math }, filtered)
-    case 'first-seen':
-      return firstSeenCellsSql(series, filtered)
-    case 'active-days':
-      return activeDaysCellsSql(series, filtered, plan.windowDays)
-    case 'active-windows':
-      return activeWindowsCellsSql(series, filtered, plan.windows)
-  }
-}
 
 async function fetchCells(ctx: EngineContext, query: CellsSql, keyCount: number, folded: boolean): Promise<Cell[]> {
   // A breakdown reads one cell per (value, bucket): with a value per event that is every event.
