@@ -14,9 +14,12 @@ import { openFunnelEngine, type FunnelEngine } from '../funnels/support/engine.j
 import { loadExample } from '../funnels/support/load-example.js'
 import { datasetArb, requestArb } from './support/arbitraries.js'
 import { urlParams } from './support/journeys.js'
+import { reportBeforeTimeout } from '../execution/report-before-timeout.js'
 
 const DATASETS = Number(process.env.SIGHTLINE_CORRELATION_RUNS ?? 24)
 const PER_DATASET = 4
+/** The test's bound (fast-check stops 20 s before it: reportBeforeTimeout). */
+const TIMEOUT_MS = 300_000
 const SEED = process.env.SIGHTLINE_CORRELATION_SEED === undefined ? undefined : Number(process.env.SIGHTLINE_CORRELATION_SEED)
 
 describe.each(targets)('funnel correlation agrees with the reference on $name', (target) => {
@@ -49,7 +52,7 @@ describe.each(targets)('funnel correlation agrees with the reference on $name', 
           }
         }
       }),
-      { numRuns: Math.max(1, Math.round(DATASETS / targets.length)), ...(SEED === undefined ? {} : { seed: SEED }) },
+      { numRuns: Math.max(1, Math.round(DATASETS / targets.length)), ...reportBeforeTimeout(TIMEOUT_MS), ...(SEED === undefined ? {} : { seed: SEED }) },
     )
-  }, 300_000)
+  }, TIMEOUT_MS)
 })

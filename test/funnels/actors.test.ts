@@ -15,6 +15,7 @@ import { FUNNEL_EXAMPLES } from '../reference/funnels/funnel-examples.js'
 import { datasetArb, paramsArb } from './support/arbitraries.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
 import { loadExample } from './support/load-example.js'
+import { reportBeforeTimeout } from '../execution/report-before-timeout.js'
 
 type Step = { count: number; converted_people_url: string; dropped_people_url: string | null }
 
@@ -105,8 +106,7 @@ describe.each(targets)('funnel actors on $name', (target) => {
           }
         }
       }),
-      // fast-check stops 20 s before the test's bound, so a failure still shrinking reports its seed and counterexample.
-      { numRuns: 8, interruptAfterTimeLimit: 100_000, markInterruptAsFailure: true },
+      { numRuns: 8, ...reportBeforeTimeout(120_000) },
     )
   }, 120_000)
 })

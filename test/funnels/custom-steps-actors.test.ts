@@ -17,9 +17,12 @@ import type { RefEvent } from '../reference/shared/ref-dataset.js'
 import { datasetArb, paramsArb } from './support/arbitraries.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
 import { loadExample } from './support/load-example.js'
+import { reportBeforeTimeout } from '../execution/report-before-timeout.js'
 
 const PAGE = { limit: 100, offset: 0 }
 const RUNS = Number(process.env.SIGHTLINE_FUNNEL_RUNS ?? 6)
+/** The test's bound (fast-check stops 20 s before it: reportBeforeTimeout). */
+const TIMEOUT_MS = 120_000
 
 /**
  * PostHog's sample: user_0..4 do all three steps (05-01, 05-03, 05-05),
@@ -141,7 +144,7 @@ describe.each(targets)('funnel persons of custom steps on $name', (target) => {
         const page = await funnelActors(engine.ctx, loaded.projectId, { ...request, funnel_custom_steps: custom }, { limit: 1, offset: 0 })
         expect(page.count, JSON.stringify({ series: series.map((s) => s.map((x) => x.count)), custom })).toBe(expected)
       }),
-      { numRuns: RUNS },
+      { numRuns: RUNS, ...reportBeforeTimeout(TIMEOUT_MS) },
     )
-  }, 120_000)
+  }, TIMEOUT_MS)
 })

@@ -18,6 +18,7 @@ import { dstDatasetArb, dstRequestArb } from './support/arbitraries.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
 import { outcome } from './support/outcome.js'
 import { loadExample, withoutUrls } from './support/load-example.js'
+import { reportBeforeTimeout } from '../execution/report-before-timeout.js'
 
 const DATASETS = Math.max(1, Math.round(Number(process.env.SIGHTLINE_FUNNEL_RUNS ?? 12) / 3))
 const PER_DATASET = 8
@@ -42,8 +43,7 @@ describe.each(targets)('funnels across a DST change agree with the reference on 
           expect(got, JSON.stringify(params)).toEqual(expected)
         }
       }),
-      // fast-check stops 20 s before the test's bound, so a stuck or slow run still reports its seed and counterexample.
-      { numRuns: DATASETS, interruptAfterTimeLimit: TIMEOUT_MS - 20_000, markInterruptAsFailure: true },
+      { numRuns: DATASETS, ...reportBeforeTimeout(TIMEOUT_MS) },
     )
   }, TIMEOUT_MS)
 })

@@ -16,13 +16,12 @@ import { datasetOf, requestArb } from './support/arbitraries.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
 import { outcome } from './support/outcome.js'
 import { loadExample, withoutUrls } from './support/load-example.js'
+import { reportBeforeTimeout } from '../execution/report-before-timeout.js'
 
 const DATASETS = Number(process.env.SIGHTLINE_FUNNEL_RUNS ?? 12)
 const PER_DATASET = 8
 // A dataset takes a few seconds: the bound grows with the runs asked for, and a stuck statement fails within minutes, not ten.
 const TIMEOUT_MS = 60_000 + DATASETS * 15_000
-/** fast-check stops 20 s before the test's bound, so a stuck run, or a failure still shrinking, reports its seed and counterexample. */
-const CHECK = { interruptAfterTimeLimit: TIMEOUT_MS - 20_000, markInterruptAsFailure: true }
 
 function property(engine: () => FunnelEngine, data: fc.Arbitrary<FunnelExampleData>, requests: fc.Arbitrary<Record<string, unknown>>, extra: Record<string, unknown> = {}) {
   return fc.asyncProperty(data, fc.array(requests, { minLength: PER_DATASET, maxLength: PER_DATASET }), async (data, requests) => {
@@ -45,6 +44,6 @@ describe.each(targets)('funnels agree with the reference on $name', (target) => 
   afterAll(() => engine?.close())
 
   it(`steps, trends and time to convert (${DATASETS} datasets x ${PER_DATASET} requests)`, async () => {
-    await fc.assert(property(() => engine, datasetOf(3), requestArb), { numRuns: DATASETS, ...CHECK })
+    await fc.assert(property(() => engine, datasetOf(3), requestArb), { numRuns: DATASETS, ...reportBeforeTimeout(TIMEOUT_MS) })
   }, TIMEOUT_MS)
 })

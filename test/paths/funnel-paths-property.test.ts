@@ -16,9 +16,12 @@ import { referenceFunnelPathActors, referenceFunnelPaths, type RefFunnelPathsPar
 import { openTrendEngine, type TrendEngine } from '../trends/support/engine.js'
 import { PATHS_NOW, pathsDataset, pathsParams } from './arbitraries.js'
 import { actorKeysOf } from './support.js'
+import { reportBeforeTimeout } from '../execution/report-before-timeout.js'
 
 const RUNS = Number(process.env.SIGHTLINE_FUNNEL_PATHS_RUNS ?? 12)
 const SEED = process.env.SIGHTLINE_FUNNEL_PATHS_SEED === undefined ? undefined : Number(process.env.SIGHTLINE_FUNNEL_PATHS_SEED)
+/** The test's bound (fast-check stops 20 s before it: reportBeforeTimeout). */
+const TIMEOUT_MS = 180_000
 
 /** A funnel over the generators' event names, the whole generated stretch, and which of its persons' paths. */
 const funnelPaths = fc
@@ -59,7 +62,7 @@ for (const target of targets) {
     })
     afterAll(async () => engine?.close())
 
-    test(`funnel paths agree with the reference (${RUNS} runs)`, { timeout: 180_000 }, async () => {
+    test(`funnel paths agree with the reference (${RUNS} runs)`, { timeout: TIMEOUT_MS }, async () => {
       await fc.assert(
         fc.asyncProperty(pathsDataset, pathsParams, funnelPaths, async (data, paths, f) => {
           if (f.funnel === null) return
@@ -75,7 +78,7 @@ for (const target of targets) {
           const page = await pathActors(engine.ctx, projectId, keys, { limit: 100, offset: 0 })
           expect([...page.results.map((a) => actorKeysOf(a.distinct_ids, data))].sort(), JSON.stringify(keys)).toEqual([...persons.keys()].sort())
         }),
-        { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
+        { numRuns: RUNS, ...reportBeforeTimeout(TIMEOUT_MS), ...(SEED === undefined ? {} : { seed: SEED }) },
       )
     })
   })

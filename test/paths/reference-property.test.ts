@@ -13,10 +13,13 @@ import type { RefPathsParams } from '../reference/paths/path-sessions.js'
 import { openTrendEngine, type TrendEngine } from '../trends/support/engine.js'
 import { PATHS_NOW, pathsDataset, pathsParams } from './arbitraries.js'
 import { actorKeysOf } from './support.js'
+import { reportBeforeTimeout } from '../execution/report-before-timeout.js'
 
 const RUNS = Number(process.env.SIGHTLINE_PATHS_RUNS ?? 22)
 /** Replays a failure: the seed fast-check printed. */
 const SEED = process.env.SIGHTLINE_PATHS_SEED === undefined ? undefined : Number(process.env.SIGHTLINE_PATHS_SEED)
+/** The test's bound (fast-check stops 20 s before it: reportBeforeTimeout). */
+const TIMEOUT_MS = 120_000
 
 /** Which persons key to ask for, given the reference's edges (an index picks the edge). */
 const keyChoice = fc.record({ kind: fc.constantFrom('none', 'start', 'end', 'edge', 'dropoff'), pick: fc.nat() })
@@ -29,7 +32,7 @@ for (const target of targets) {
     })
     afterAll(async () => engine?.close())
 
-    test(`random data and requests agree with the reference evaluator (${RUNS} runs)`, { timeout: 120_000 }, async () => {
+    test(`random data and requests agree with the reference evaluator (${RUNS} runs)`, { timeout: TIMEOUT_MS }, async () => {
       await fc.assert(
         fc.asyncProperty(pathsDataset, fc.array(fc.tuple(pathsParams, keyChoice), { minLength: 1, maxLength: 3 }), async (data, requests) => {
           const projectId = await engine.load(data)
@@ -57,7 +60,7 @@ for (const target of targets) {
             expect(counts, JSON.stringify(keys)).toEqual([...counts].sort((a, b) => b - a))
           }
         }),
-        { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
+        { numRuns: RUNS, ...reportBeforeTimeout(TIMEOUT_MS), ...(SEED === undefined ? {} : { seed: SEED }) },
       )
     })
   })

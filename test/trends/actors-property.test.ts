@@ -14,11 +14,14 @@ import { targets } from '../filters/filter-db.js'
 import { dataset, RANGE } from '../reference/trends/trend-arbitraries.js'
 import { openTrendEngine, type TrendEngine } from './support/engine.js'
 import { loadTrendData } from './support/load.js'
+import { reportBeforeTimeout } from '../execution/report-before-timeout.js'
 
 /** Requests: half of SIGHTLINE_TREND_RUNS, two on each dataset. */
 const RUNS = Number(process.env.SIGHTLINE_TREND_RUNS ?? 100) / 2
 const PER_DATASET = 2
 const DATASETS = Math.ceil(RUNS / PER_DATASET)
+/** The test's bound (fast-check stops 20 s before it: reportBeforeTimeout). */
+const TIMEOUT_MS = 180_000
 
 const ACTOR_MATHS = new Set(['dau', 'weekly_active', 'monthly_active', 'unique_group'])
 
@@ -67,7 +70,7 @@ for (const target of targets) {
     })
     afterAll(async () => engine?.close())
 
-    test(`actors behind each point match its value (${DATASETS} datasets x ${PER_DATASET} requests)`, { timeout: 180_000 }, async () => {
+    test(`actors behind each point match its value (${DATASETS} datasets x ${PER_DATASET} requests)`, { timeout: TIMEOUT_MS }, async () => {
       await fc.assert(
         fc.asyncProperty(dataset, fc.array(fc.tuple(params, fc.nat()), { minLength: PER_DATASET, maxLength: PER_DATASET }), async (data, requests) => {
           now = data.now
@@ -95,7 +98,7 @@ for (const target of targets) {
             }
           }
         }),
-        { numRuns: DATASETS },
+        { numRuns: DATASETS, ...reportBeforeTimeout(TIMEOUT_MS) },
       )
     })
   })

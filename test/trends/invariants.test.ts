@@ -15,11 +15,14 @@ import type { RefDataset } from '../reference/shared/ref-dataset.js'
 import { dataset, RANGE } from '../reference/trends/trend-arbitraries.js'
 import { openTrendEngine, type TrendEngine } from './support/engine.js'
 import { loadTrendData } from './support/load.js'
+import { reportBeforeTimeout } from '../execution/report-before-timeout.js'
 
 /** Checks: half of SIGHTLINE_TREND_RUNS, two (interval, event, limit) on each dataset. */
 const RUNS = Math.ceil(Number(process.env.SIGHTLINE_TREND_RUNS ?? 100) / 2)
 const PER_DATASET = 2
 const DATASETS = Math.ceil(RUNS / PER_DATASET)
+/** The test's bound (fast-check stops 20 s before it: reportBeforeTimeout). */
+const TIMEOUT_MS = 180_000
 type Series = { data: number[]; breakdown_value?: unknown }
 const sum = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0)
 const unique = (d: RefDataset): RefDataset => ({ ...d, events: d.events.map((e, i) => ({ ...e, uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` })) })
@@ -41,7 +44,7 @@ for (const target of targets) {
     })
     afterAll(async () => engine?.close())
 
-    test(`total, dau, breakdown and cumulative invariants (${DATASETS} datasets x ${PER_DATASET} checks)`, { timeout: 180_000 }, async () => {
+    test(`total, dau, breakdown and cumulative invariants (${DATASETS} datasets x ${PER_DATASET} checks)`, { timeout: TIMEOUT_MS }, async () => {
       const check = fc.tuple(fc.constantFrom('hour' as const, 'day' as const, 'week' as const, 'month' as const), fc.constantFrom('a', null), fc.integer({ min: 1, max: 4 }))
       await fc.assert(
         fc.asyncProperty(dataset.map(unique), fc.array(check, { minLength: PER_DATASET, maxLength: PER_DATASET }), async (data, checks) => {
@@ -64,7 +67,7 @@ for (const target of targets) {
             }
           }
         }),
-        { numRuns: DATASETS },
+        { numRuns: DATASETS, ...reportBeforeTimeout(TIMEOUT_MS) },
       )
     })
   })

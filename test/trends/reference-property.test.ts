@@ -15,6 +15,7 @@ import { resultMismatches } from './support/compare-results.js'
 import { openTrendEngine, type TrendEngine } from './support/engine.js'
 import { loadTrendData } from './support/load.js'
 import { trendParams } from './support/trend-params-arbitrary.js'
+import { reportBeforeTimeout } from '../execution/report-before-timeout.js'
 
 const RUNS = Number(process.env.SIGHTLINE_TREND_RUNS ?? 100)
 /** Requests per dataset: a load costs more than a request, so RUNS requests go over RUNS / 4 datasets. */
@@ -22,7 +23,7 @@ const PER_DATASET = 4
 const DATASETS = Math.ceil(RUNS / PER_DATASET)
 /** Replays a failure: the seed fast-check printed. */
 const SEED = process.env.SIGHTLINE_TREND_SEED === undefined ? undefined : Number(process.env.SIGHTLINE_TREND_SEED)
-/** The test's bound; fast-check stops 20 s before it, so a stuck or slow run still reports its seed and counterexample. */
+/** The test's bound (fast-check stops 20 s before it: reportBeforeTimeout). */
 const TIMEOUT_MS = 180_000
 const NULL = '$$_posthog_breakdown_null_$$'
 const OTHER = '$$_posthog_breakdown_other_$$'
@@ -61,7 +62,7 @@ for (const target of targets) {
             expect(problems, JSON.stringify(params)).toEqual([])
           }
         }),
-        { numRuns: DATASETS, maxSkipsPerRun: 100, interruptAfterTimeLimit: TIMEOUT_MS - 20_000, markInterruptAsFailure: true, ...(SEED === undefined ? {} : { seed: SEED }) },
+        { numRuns: DATASETS, maxSkipsPerRun: 100, ...reportBeforeTimeout(TIMEOUT_MS), ...(SEED === undefined ? {} : { seed: SEED }) },
       )
     })
   })
