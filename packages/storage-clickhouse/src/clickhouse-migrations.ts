@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration, type RawBuilder } from 'kysely'
-import { MATERIALIZED_NUMBERS, MATERIALIZED_PROPERTIES } from '@sightline/core/storage'
+import { MATERIALIZED_NUMBERS, MATERIALIZED_PROPERTIES, slotColumns } from '@sightline/core/storage'
 import { ClickHouseQueryCompiler } from './dialect/clickhouse-query-compiler.js'
 import type { ClickHouseExecutor } from './dialect/clickhouse-executor.js'
 import { clickhouseSqlHooks, jsonTextOf } from './clickhouse-sql-hooks.js'
@@ -53,6 +53,16 @@ const MATERIALIZED_NUMBER_COLUMNS = MATERIALIZED_NUMBERS.map(
 )
 
 /**
+ * Core's promoted-property slot columns, so that ClickHouse's events have
+ * every column of the companion's. Never filled here: this storage has no
+ * `propertySlots`, so nothing promotes and no query reads them.
+ */
+const SLOT_COLUMNS = [
+  ...slotColumns('String').map((c) => sql`alter table events add column if not exists ${sql.id(c)} Nullable(String)`),
+  ...slotColumns('Numeric').map((c) => sql`alter table events add column if not exists ${sql.id(c)} Nullable(Float64)`),
+]
+
+/**
  * Functions core's SQL calls by their Postgres and DuckDB names, defined in
  * ClickHouse under those names (SQL user-defined functions, server-wide):
  * `strpos(text, part)`, 1-based, 0 when absent, is ClickHouse's `position`.
@@ -90,6 +100,11 @@ export function clickhouseMigrations(executorOf: ExecutorOf): Record<string, Mig
     clickhouse_0005_materialized_numbers: {
       async up(db) {
         for (const statement of MATERIALIZED_NUMBER_COLUMNS) await (await executorOf(db)).command(compileForClickHouse(statement).sql, {})
+      },
+    },
+    clickhouse_0006_property_slots: {
+      async up(db) {
+        for (const statement of SLOT_COLUMNS) await (await executorOf(db)).command(compileForClickHouse(statement).sql, {})
       },
     },
   }
