@@ -122,6 +122,15 @@ export interface SqlHooks {
    */
   regexReplace(text: Expression<string | null>, pattern: string, replacement: string): Expression<string | null>
   /**
+   * Window function over a time range: per row, the sum of `value` (the count
+   * of rows when `value` is null) over the rows of its partition (`partition`,
+   * a PARTITION BY list of columns) whose `ts` (epoch microseconds, a 64-bit
+   * integer) is at most its own `ts` minus `micros` (an integer, 1 or more);
+   * null or 0 when none is. Funnel windows: a RANGE frame, whose offset
+   * ClickHouse caps at 32 bits (71 minutes in microseconds).
+   */
+  sumBefore(value: Expression<unknown> | null, partition: Expression<unknown>, ts: Expression<unknown>, micros: number): Expression<number | null>
+  /**
    * A subquery to follow `cross join lateral`, with one row `(key, value)`
    * per top-level key of the JSON object `json`: `value` spelled as
    * `jsonText` spells it (null for JSON null). No rows when `json` is null or

@@ -38,6 +38,7 @@ export const clickhouseSqlHooks: SqlHooks = {
   // replaceRegexpAll reads `\N` as a group and `\\` as one backslash: doubling every backslash makes the text literal.
   regexReplace: (text, pattern, replacement) =>
     sql<string | null>`replaceRegexpAll(${text}, ${pattern}, ${replacement.replaceAll('\\', '\\\\')})`,
+  sumBefore: (value, partition, ts, micros) => sumBefore(value, partition, ts, micros),
   jsonEntries: () => {
     throw new ClickHouseHookUnsupportedError('jsonEntries: ClickHouse has no LATERAL join; its spelling is arrayJoin(JSONExtractKeysAndValuesRaw(json)) in the select list')
   },
@@ -54,6 +55,39 @@ export const clickhouseSqlHooks: SqlHooks = {
  */
 export function jsonTextOf(json: Expression<unknown>, key: Expression<string>): RawBuilder<string | null> {
   return sql<string | null>`multiIf(JSONType(${json}, ${key}) = 'String', JSONExtractString(${json}, ${key}), JSONType(${json}, ${key}) = 'Null', NULL, JSONExtractRaw(${json}, ${key}))`
+}
+
+/**
+ * `SqlHooks.sumBefore` within ClickHouse's RANGE offsets, which must fit in
+ * 32 bits (a funnel window of two weeks is 1.2e12 microseconds): the frame
+ * runs over whole seconds, and the one second the bound `ts - micros` falls
+ * in is read from an array of its rows' sub-second parts (and values). The
+ * bound's second is `micros` seconds (rounded down) before the row's, or one
+ * more when the row's sub-second part is below the rest: two frames each.
+ * Windows sharing partition and order, ClickHouse sorts once.
+ */
+function sumBefore(value: Expression<unknown> | null, partition: Expression<unknown>, ts: Expression<unknown>, micros: number): RawBuilder<number | null> {
+  if (!(Number.isSafeInteger(micros) && micros >= 1)) throw new RangeError(`sumBefore: micros must be a positive integer, got ${micros}`)
+  const SECOND = 1_000_000
+  const whole = Math.floor(micros / SECOND)
+  const rest = micros % SECOND
+  if (whole + 2 > 2 ** 32 - 1) throw new RangeError(`sumBefore: ${micros} microseconds is beyond ClickHouse's RANGE offsets`)
+  // Shifted by 10^16 microseconds (317 years): the seconds and their parts of times since 1900 are then non-negative.
+  const shifted = sql`(toInt64(${ts}) + 10000000000000000)`
+  const sec = sql`intDiv(${shifted}, ${sql.lit(SECOND)})`
+  const frac = sql`(${shifted} % ${sql.lit(SECOND)})`
+  const over = (frame: RawBuilder<unknown>) => sql`over (partition by ${partition} order by ${sec} range between ${frame})`
+  const upTo = (seconds: number) => sql`coalesce(${value === null ? sql`count()` : sql`sum(${value})`} ${over(sql`unbounded preceding and ${sql.lit(seconds)} preceding`)}, 0)`
+  const within = (seconds: number, bound: RawBuilder<unknown>) => {
+    const frame = over(sql`${sql.lit(seconds)} preceding and ${sql.lit(seconds)} preceding`)
+    return value === null
+      ? sql`arrayCount(x -> x <= ${bound}, groupArray(${frac}) ${frame})`
+      : sql`arraySum(x -> if(x.1 <= ${bound}, x.2, 0), groupArray((${frac}, ${value})) ${frame})`
+  }
+  const sameSecond = sql`(${upTo(whole + 1)} + ${within(whole, sql`${frac} - ${sql.lit(rest)}`)})`
+  if (rest === 0) return sql<number | null>`${sameSecond}`
+  const secondBefore = sql`(${upTo(whole + 2)} + ${within(whole + 1, sql`${frac} + ${sql.lit(SECOND - rest)}`)})`
+  return sql<number | null>`if(${frac} >= ${sql.lit(rest)}, ${sameSecond}, ${secondBefore})`
 }
 
 /** A quantile is a literal (ClickHouse takes an aggregate's level as a constant); only 0..1 is accepted. */

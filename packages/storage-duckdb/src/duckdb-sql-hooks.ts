@@ -41,9 +41,17 @@ export const duckdbSqlHooks: SqlHooks = {
   regexReplace: (text, pattern, replacement) =>
     sql<string | null>`regexp_replace(${text}, ${pattern}, ${replacement.replaceAll('\\', '\\\\')}, 'g')`,
   // json_keys lists an object's keys (none for other values); a pointer built in SQL names each key as jsonText does.
+  sumBefore: (value, partition, ts, micros) =>
+    sql<number | null>`${value === null ? sql`count(*)` : sql`sum(${value})`} over (partition by ${partition} order by ${ts} range between unbounded preceding and ${sql.lit(positiveMicros(micros))} preceding)`,
   jsonEntries: (json) =>
     sql`(select k as key, json_extract_string(${json}, '/' || replace(replace(k, '~', '~0'), '/', '~1')) as value from (select unnest(json_keys(${json})) as k) as jk)`,
   unorderedFiling: (input) => unorderedFiling(input),
+}
+
+/** A frame offset is a literal the compiler computed; only a positive safe integer is accepted. */
+function positiveMicros(micros: number): number {
+  if (!(Number.isSafeInteger(micros) && micros >= 1)) throw new RangeError(`sumBefore: micros must be a positive integer, got ${micros}`)
+  return micros
 }
 
 /** A quantile is a literal (an aggregate's fraction cannot be a bound parameter everywhere); only 0..1 is accepted. */

@@ -35,9 +35,17 @@ export const postgresSqlHooks: SqlHooks = {
   regexReplace: (text, pattern, replacement) =>
     sql<string | null>`regexp_replace(${text}, cast(${pattern} as text), cast(${replacement.replaceAll('\\', '\\\\')} as text), 'g')`,
   // jsonb_each_text raises on a non-object: those give no rows, as on DuckDB.
+  sumBefore: (value, partition, ts, micros) =>
+    sql<number | null>`${value === null ? sql`count(*)` : sql`sum(${value})`} over (partition by ${partition} order by ${ts} range between unbounded preceding and ${sql.lit(positiveMicros(micros))} preceding)`,
   jsonEntries: (json) =>
     sql`(select key, value from jsonb_each_text(case when jsonb_typeof(${json}) = 'object' then ${json} else cast('{}' as jsonb) end))`,
   unorderedFiling: (input) => unorderedFiling(input),
+}
+
+/** A frame offset is a literal the compiler computed; only a positive safe integer is accepted. */
+function positiveMicros(micros: number): number {
+  if (!(Number.isSafeInteger(micros) && micros >= 1)) throw new RangeError(`sumBefore: micros must be a positive integer, got ${micros}`)
+  return micros
 }
 
 /** A quantile is a literal (an ordered-set aggregate's fraction must be constant); only 0..1 is accepted. */

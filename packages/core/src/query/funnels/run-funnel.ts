@@ -62,7 +62,7 @@ export async function runFunnel(ctx: EngineContext, projectId: number, params: u
 
 /** The CTEs that end in `outcome(tgt, p0.., reached, t1..tn)`: every run's furthest step and step times. */
 export function outcomeCtes(ctx: EngineContext, request: FunnelRequest, env: FunnelEnv, plan: FunnelPlan): Array<readonly [string, Sql]> {
-  const perRun = plan.order === 'unordered' ? unorderedOutcomeCtes(plan, unorderedFiling(request.steps, plan, ctx.adapter.sql)) : orderedOutcomeCtes(plan)
+  const perRun = plan.order === 'unordered' ? unorderedOutcomeCtes(plan, unorderedFiling(request.steps, plan, ctx.adapter.sql), ctx.adapter.sql) : orderedOutcomeCtes(plan)
   return [...runsCtes(ctx, request, env, plan), ...perRun]
 }
 
@@ -81,7 +81,7 @@ export function trendsCtes(ctx: EngineContext, request: FunnelRequest, env: Funn
   const periodOf = (ts: Expression<number>) => bucketIndexSql(ts, starts, end, ctx.adapter.sql)
   const perRun =
     plan.order === 'unordered'
-      ? unorderedTrendCtes(plan, periodOf, request.fromStep, unorderedFiling(request.steps, plan, ctx.adapter.sql))
+      ? unorderedTrendCtes(plan, periodOf, request.fromStep, unorderedFiling(request.steps, plan, ctx.adapter.sql), ctx.adapter.sql)
       : orderedTrendCtes(plan, periodOf, request.fromStep)
   return { plan, starts, ctes: [...runsCtes(ctx, request, env, plan), ...perRun] }
 }
@@ -106,7 +106,7 @@ function runsCtes(ctx: EngineContext, request: FunnelRequest, env: FunnelEnv, pl
 
 async function stepsView(ctx: EngineContext, request: FunnelRequest, env: FunnelEnv): Promise<FunnelStep[] | FunnelBreakdownStep[][]> {
   const plan = planFunnel(request, request.steps.length)
-  const query = withCtes([...stepsCtes(ctx, request, env, plan)], stepsAggregateSql(plan))
+  const query = withCtes([...stepsCtes(ctx, request, env, plan)], stepsAggregateSql(plan, ctx.adapter.sql))
   const rows = (await runStorage('run funnel', () => sql<Record<string, unknown>>`${query}`.execute(ctx.db))).rows
   return stepsResult(rows, { request, projectId: env.project.id, actionNames: env.actionNames, cohortNames: env.cohortNames })
 }

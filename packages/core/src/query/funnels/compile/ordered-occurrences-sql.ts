@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import type { FunnelPlan } from '../funnel-plan.js'
 import { carriesRunValue, eventPlan, partitionCols, runCols, runNames } from './run-key.js'
-import { bit, cols, hasBit, int, join, sameCols, type Sql } from './sql-kit.js'
+import { bit, cols, hasBit, hasBitValue, int, join, sameCols, type Sql } from './sql-kit.js'
 
 /** `kind` of an occurrence row. */
 export const P = 1
@@ -68,12 +68,12 @@ export function occurrencesSql(plan: FunnelPlan): Sql {
     sql`select ${common}, ${int(P)} as kind, lv.l as lvl,
       (case when g.multi = 1 then lv.l else g.fs end) as k1, (case when g.multi = 1 then g.fs else 0 end) as k2,
       (case when g.multi = 1 then 0 else ${int(2 * n)} - lv.l end) as k3
-      from grp as g cross join ${levels} where (g.sm & lv.bv) <> 0`,
+      from grp as g cross join ${levels} where ${hasBitValue(sql`g.sm`, sql`lv.bv`)}`,
   ]
   if (plan.gaps.some((g) => g)) {
     const gaps = plan.gaps.map((covered, j) => (covered ? j : 0)).filter((j) => j > 0)
     const gapValues = sql`(values ${join(gaps.map((j) => sql`(${int(j)}, ${int(bit(j - 1))})`))}) as gv(j, bv)`
-    branches.push(sql`select ${common}, ${int(X)}, gv.j, g.fs, 0, ${int(n)} - gv.j from grp as g cross join ${gapValues} where g.multi = 0 and (g.xm & gv.bv) <> 0`)
+    branches.push(sql`select ${common}, ${int(X)}, gv.j, g.fs, 0, ${int(n)} - gv.j from grp as g cross join ${gapValues} where g.multi = 0 and ${hasBitValue(sql`g.xm`, sql`gv.bv`)}`)
   }
   if (plan.order === 'strict') {
     branches.push(sql`select ${common}, ${int(C)}, 0, g.fs, 0, ${int(2 * n)} from grp as g where g.multi = 0`)

@@ -40,8 +40,15 @@ export function withCtes(ctes: ReadonlyArray<readonly [string, Sql]>, final: Sql
 /** The value of bit `i` (0-based) of a step or gap mask. */
 export const bit = (i: number): number => 2 ** i
 
-/** `(mask & bit) <> 0`. */
-export const hasBit = (mask: Sql, i: number): Sql => sql`((${mask} & ${int(bit(i))}) <> 0)`
+/**
+ * Bit `i` of a mask (0 <= mask < 2^62) is set: `mask % 2^(i+1) >= 2^i`,
+ * portable where `&` is not (ClickHouse spells it `bitAnd`) and as fast on
+ * DuckDB and Postgres (benchmarks/README.md, issue 16).
+ */
+export const hasBit = (mask: Sql, i: number): Sql => sql`((${mask} % ${int(2 * bit(i))}) >= ${int(bit(i))})`
+
+/** `hasBit` for a bit value `bv` (a power of two, 1..2^30) held in a column. */
+export const hasBitValue = (mask: Sql, bv: Sql): Sql => sql`((${mask} % (2 * cast(${bv} as bigint))) >= ${bv})`
 
 /** A typed NULL, so UNION ALL branches agree on both databases. */
 export const nullOf = (type: 'bigint' | 'text' | 'int'): Sql =>

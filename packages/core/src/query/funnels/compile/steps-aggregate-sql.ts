@@ -8,12 +8,12 @@ import { cols, id, int, join, type Sql } from './sql-kit.js'
 const stepTime = (i: number): Sql => sql`(case when reached >= ${int(i)} and ${id(`t${i + 1}`)} - ${id(`t${i}`)} > 0 then ${id(`t${i + 1}`)} - ${id(`t${i}`)} end)`
 
 /** Per step: targets that reached it, and the mean and median (linear interpolation, ClickHouse's `median`) of its times in seconds. */
-function stepAggregates(n: number): Sql {
+function stepAggregates(n: number, hooks: SqlHooks): Sql {
   const parts: Sql[] = []
   for (let i = 0; i < n; i++) parts.push(sql`count(case when reached >= ${int(i)} then 1 end) as ${id(`c${i}`)}`)
   for (let i = 1; i < n; i++) {
     parts.push(sql`cast(avg(${stepTime(i)}) as double precision) / 1000000.0 as ${id(`a${i}`)}`)
-    parts.push(sql`cast(percentile_cont(0.5) within group (order by ${stepTime(i)}) as double precision) / 1000000.0 as ${id(`m${i}`)}`)
+    parts.push(sql`cast(${hooks.quantileCont(sql<number | null>`${stepTime(i)}`, 0.5)} as double precision) / 1000000.0 as ${id(`m${i}`)}`)
   }
   return join(parts)
 }
@@ -49,8 +49,8 @@ export function finalValuesCte(plan: FunnelPlan, limit: number | null, hooks: Sq
  * place when the rest merge into it, being itself "Other"). Without a
  * breakdown, exactly one row (zeros when empty).
  */
-export function stepsAggregateSql(plan: FunnelPlan): Sql {
-  if (plan.runs === 'none') return sql`select ${stepAggregates(plan.n)} from fin`
+export function stepsAggregateSql(plan: FunnelPlan, hooks: SqlHooks): Sql {
+  if (plan.runs === 'none') return sql`select ${stepAggregates(plan.n, hooks)} from fin`
   const v = join(cols('v', plan.dims))
-  return sql`select ${v}, min(rn) as rn, ${stepAggregates(plan.n)} from fin group by ${v}`
+  return sql`select ${v}, min(rn) as rn, ${stepAggregates(plan.n, hooks)} from fin group by ${v}`
 }

@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { SqlHooks } from '../../../storage.js'
 import type { FunnelPlan } from '../funnel-plan.js'
 import { carriesRunValue, partitionCols, runCols, runNames } from './run-key.js'
-import { bit, id, int, join, type Sql } from './sql-kit.js'
+import { hasBit, id, int, join, type Sql } from './sql-kit.js'
 
 /** The distinct classes of an unordered funnel's steps, with how many steps share each. */
 export function stepClasses(plan: FunnelPlan): Array<{ cls: number; size: number }> {
@@ -37,7 +37,7 @@ export function stepClasses(plan: FunnelPlan): Array<{ cls: number; size: number
  * and each event counts for the class of the step it was filed under. Without
  * it (no event can match two classes), an event's class is its entity's.
  */
-export function unorderedStateCtes(plan: FunnelPlan, filing: SqlHooks | null): Array<readonly [string, Sql]> {
+export function unorderedStateCtes(plan: FunnelPlan, filing: SqlHooks | null, hooks: SqlHooks): Array<readonly [string, Sql]> {
   const run = runCols(plan)
   const part = partitionCols(plan)
   const W = int(plan.windowMicros)
@@ -51,7 +51,7 @@ export function unorderedStateCtes(plan: FunnelPlan, filing: SqlHooks | null): A
   const perClass = classes.map(({ cls }) => {
     const mine = sql`(case when pushed = 1 and cls = ${int(cls)} then 1 else 0 end)`
     return sql`sum(${mine}) over (partition by ${part}, dseg order by seq ${rows}) as ${id(`cr${cls}`)},
-      coalesce(sum(${mine}) over (partition by ${part}, dseg order by ts range between unbounded preceding and ${int(plan.windowMicros + 1)} preceding), 0) as ${id(`co${cls}`)}`
+      coalesce(${hooks.sumBefore(mine, sql`${part}, dseg`, id('ts'), plan.windowMicros + 1)}, 0) as ${id(`co${cls}`)}`
   })
   const done = join(
     classes.map(({ cls, size }) => sql`least(${int(size)}, ${id(`cr${cls}`)} - ${id(`co${cls}`)})`),
@@ -89,7 +89,7 @@ export function unorderedStateCtes(plan: FunnelPlan, filing: SqlHooks | null): A
  * Window functions over each run only, no joins: Postgres misjudges joins
  * between these intermediate results and would nest loops over them.
  */
-export function unorderedOutcomeCtes(plan: FunnelPlan, filing: SqlHooks | null): Array<readonly [string, Sql]> {
+export function unorderedOutcomeCtes(plan: FunnelPlan, filing: SqlHooks | null, hooks: SqlHooks): Array<readonly [string, Sql]> {
   const run = runCols(plan)
   const part = partitionCols(plan)
   const n = plan.n
@@ -102,7 +102,7 @@ export function unorderedOutcomeCtes(plan: FunnelPlan, filing: SqlHooks | null):
   const ofClass = (prefix: string) => sql`(case cls ${join(classes.map(({ cls }) => sql`when ${int(cls)} then ${id(`${prefix}${cls}`)}`), ' ')} end)`
   const sizeOf = sql`(case cls ${join(classes.map(({ cls, size }) => sql`when ${int(cls)} then ${int(size)}`), ' ')} end)`
   return [
-    ...unorderedStateCtes(plan, filing),
+    ...unorderedStateCtes(plan, filing, hooks),
     [
       'ur1',
       sql`select u5.*, lag(done) over (${byRun}) as pdone, lag(cot) over (${byRun}) as pcot, lag(dseg) over (${byRun}) as pdseg, max(seq) over (${perRun}) as last from u5`,
@@ -139,9 +139,9 @@ export function unorderedOutcomeCtes(plan: FunnelPlan, filing: SqlHooks | null):
 
 /** 1 when the event matches steps of two classes or more, else 0. */
 function overlapping(plan: FunnelPlan): Sql {
-  const masks = new Map<number, number>()
-  plan.stepClass.forEach((c, i) => masks.set(c, (masks.get(c) ?? 0) + bit(i)))
-  const hits = join([...masks.values()].map((m) => sql`(case when (sm & ${int(m)}) <> 0 then 1 else 0 end)`), ' + ')
+  const steps = new Map<number, number[]>()
+  plan.stepClass.forEach((c, i) => steps.set(c, [...(steps.get(c) ?? []), i]))
+  const hits = join([...steps.values()].map((bits) => sql`(case when ${join(bits.map((i) => hasBit(sql`sm`, i)), ' or ')} then 1 else 0 end)`), ' + ')
   return sql`(case when ${hits} >= 2 then 1 else 0 end)`
 }
 

@@ -27,6 +27,7 @@ export function unorderedTrendCtes(
   periodOf: (ts: Expression<number>) => Expression<number>,
   fromStep: number,
   filing: SqlHooks | null,
+  hooks: SqlHooks,
 ): Array<readonly [string, Sql]> {
   const base = eventPlan(plan)
   const run = runCols(base)
@@ -54,9 +55,9 @@ export function unorderedTrendCtes(
   // (a frame ending at UNBOUNDED FOLLOWING made a heavy person quadratic: 18,000 events took 664 s on PGlite).
   const following = sql`(partition by ${part}, dseg order by pos desc, typ desc, eseq desc rows between unbounded preceding and current row)`
   return [
-    ...unorderedStateCtes(base, filing),
+    ...unorderedStateCtes(base, filing, hooks),
     // The first event within e's window: one past the events before it (a moving count, cheap everywhere).
-    ['ut0', sql`select u5.*, ${kpos} as kp, 1 + coalesce(count(*) over (partition by ${part} order by ts range between unbounded preceding and ${int(plan.windowMicros + 1)} preceding), 0) as wcut from u5`],
+    ['ut0', sql`select u5.*, ${kpos} as kp, 1 + coalesce(${hooks.sumBefore(null, part, id('ts'), plan.windowMicros + 1)}, 0) as wcut from u5`],
     ['ut1', sql`select ut0.*, ${join([...kMax, ...prevCounts])}, max(seq) over (partition by ${part}) as lastseq from ut0`],
     ['ut2', sql`select ut1.*, max(greatest(wcut, ${compCut})) over (${byRun} rows between unbounded preceding and current row) as cut from ut1`],
     [
