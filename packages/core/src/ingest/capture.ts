@@ -81,7 +81,8 @@ export async function capture(ctx: EngineContext, projectId: number, input: unkn
         const overrides = await persons.flush()
         await groups.flush()
         const definitionsWritten = await definitions.flush(trx, projectId, insertedAt, ctx.definitionsCache, nowMs)
-        const slots = ctx.adapter.capabilities.propertySlots ? await readSlotFills(trx, ctx.adapter.sql, projectId) : []
+        const { propertySlots, rowLocks } = ctx.adapter.capabilities
+        const slots = propertySlots ? await readSlotFills(trx, ctx.adapter.sql, projectId, rowLocks) : []
         const stored = await ctx.driver.insertEvents(trx, rows, slots)
         // Last, so cached insight results disappear in the same commit as the events that change them.
         if (span) await invalidateInsightCache(trx, projectId, span)

@@ -85,6 +85,8 @@ export function propertiesService(ctx: EngineContext) {
       await requireProject(ctx, projectId)
       const promoted = await withWriteRetries(ctx, projectWrites(projectId), 'promote a property', () =>
         ctx.db.transaction().execute(async (trx) => {
+          // Waits for other processes' captures of the project, and holds back theirs until this commits (readSlotFills).
+          if (ctx.adapter.capabilities.rowLocks) await trx.selectFrom('projects').select('id').where('id', '=', projectId).forUpdate().execute()
           const type = options.type ?? (await definedType(trx, projectId, key))
           const taken = await trx.selectFrom('property_slots').select(['key', 'slot', 'state', 'generation']).where('project_id', '=', projectId).where('type', '=', type).execute()
           const same = taken.find((t) => t.key === key)
