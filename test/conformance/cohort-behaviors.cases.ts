@@ -197,6 +197,38 @@ export function cohortBehaviorCases(target: ConformanceTarget): void {
       })
     }, 120_000)
 
+    conformanceCase(target, 'regularly over 500 days: periods without events count when zero compares true', async () => {
+      await withEngine(target, async (s, org) => {
+        // Day periods p = 0..499, period p = (W(p + 1 days), W(p days)]; W(500 days) is the range's open start.
+        // p1: one pageview 1 h ago (p 0) and two 10 d + 1 h ago (p 10). p2: two 1 h ago and two 20 d + 1 h ago. p3: one 1 h ago.
+        // p4: one exactly 500 days ago (W(500), outside) and one 1 h ago. p5: one 500 days less a second ago (p 499) and one 1 h ago.
+        const x = await example(s, org, { p1: {}, p2: {}, p3: {}, p4: {}, p5: {} }, [
+          ev('p1', '$pageview', HOUR),
+          ev('p1', '$pageview', 10 * DAY + HOUR),
+          ev('p1', '$pageview', 10 * DAY + HOUR + MINUTE),
+          ev('p2', '$pageview', HOUR),
+          ev('p2', '$pageview', HOUR + MINUTE),
+          ev('p2', '$pageview', 20 * DAY + HOUR),
+          ev('p2', '$pageview', 20 * DAY + HOUR + MINUTE),
+          ev('p3', '$pageview', HOUR),
+          ev('p4', '$pageview', 500 * DAY),
+          ev('p4', '$pageview', HOUR),
+          ev('p5', '$pageview', 500 * DAY - 1000),
+          ev('p5', '$pageview', HOUR),
+        ])
+        const regularly = (operator: string, operator_value: number, min_periods: number) =>
+          and(pageview({ value: 'performed_event_regularly', operator, operator_value, time_value: 1, time_interval: 'day', total_periods: 500, min_periods }))
+        // Fewer than 2 a day in 499 of 500 days (empty days count: 0 < 2). p1: 499 (p 10 has two). p2: 498. p3, p4, p5: 500.
+        expect(await x.members(regularly('lt', 2, 499))).toEqual(['p1', 'p3', 'p4', 'p5'])
+        // All 500: p3, p4 (its day-500 event is outside the range), p5.
+        expect(await x.members(regularly('lte', 1, 500))).toEqual(['p3', 'p4', 'p5'])
+        // At least one a day on 2 of the 500 days (empty days do not count): p1 (p 0, 10), p2 (p 0, 20), p5 (p 0, 499); not p3 or p4.
+        expect(await x.members(regularly('gte', 1, 2))).toEqual(['p1', 'p2', 'p5'])
+        // Exactly 2 on at least 1 day: p1 (p 10), p2 (p 0 and 20).
+        expect(await x.members(regularly('eq', 2, 1))).toEqual(['p1', 'p2'])
+      })
+    }, 120_000)
+
     conformanceCase(target, 'explicit datetimes, negations, first time of an action, and what is refused', async () => {
       await withEngine(target, async (s, org) => {
         // test_performed_event: explicit_datetime -1w reads as W(1 week) = 22 Feb 12:00; p1's pageview 2 days ago is after it, p2's 9 days ago is not.
@@ -315,8 +347,8 @@ export function cohortBehaviorCases(target: ConformanceTarget): void {
           [pageview({ value: 'performed_event_first_time', time_value: 1, time_interval: 'day', explicit_datetime: '-3d' }), 'explicit_datetime'],
           [pageview({ value: 'performed_event_first_time', time_value: 1, time_interval: 'day', explicit_datetime_to: '-1d' }), 'explicit_datetime_to'],
           [pageview({ value: 'performed_event', explicit_datetime: '-3d', explicit_datetime_to: 'next week' }), 'explicit_datetime_to'],
-          // Each period is a term of the SQL: at most 400 of them (PostHog has no bound).
-          [pageview({ value: 'performed_event_regularly', operator: 'gte', operator_value: 1, time_value: 1, time_interval: 'day', min_periods: 1, total_periods: 401 }), 'total_periods'],
+          // Each calendar period is a term of the SQL: at most 400 months or years (PostHog has no bound).
+          [pageview({ value: 'performed_event_regularly', operator: 'gte', operator_value: 1, time_value: 1, time_interval: 'month', min_periods: 1, total_periods: 401 }), 'total_periods'],
           [pageview({ value: 'performed_event', explicit_datetime: '3000-01-01' }), 'explicit_datetime'],
           [pageview({ value: 'performed_event_sequence', time_value: 8, time_interval: 'day', seq_event: '$x', seq_time_value: 1, seq_time_interval: 'fortnight' }), 'seq_time_interval'],
           [pageview({ value: 'performed_event_sequence', time_value: 8, time_interval: 'day', seq_event: 9999, seq_event_type: 'actions', seq_time_value: 1, seq_time_interval: 'day' }), 'seq_event'],

@@ -71,8 +71,18 @@ const otherBehavioral: fc.Arbitrary<RefCriterion> = fc.oneof(
     .record({ value: fc.constantFrom('stopped_performing_event' as const, 'restarted_performing_event' as const), time_value: fc.integer({ min: 2, max: 4 }), seq_time_value: fc.integer({ min: 1, max: 2 }), time_interval: fc.constantFrom('day', 'week') as fc.Arbitrary<Unit> })
     .map((c) => ({ ...c, seq_time_interval: c.time_interval })),
   fc
-    .record({ value: fc.constant('performed_event_regularly' as const), time_value: fc.integer({ min: 1, max: 2 }), time_interval: fc.constantFrom('hour', 'day', 'week') as fc.Arbitrary<Unit>, operator, operator_value: fc.integer({ min: 1, max: 2 }), total_periods: fc.integer({ min: 1, max: 4 }), min: fc.integer({ min: 1, max: 4 }) })
-    .map(({ min, ...c }) => ({ ...c, min_periods: Math.min(min, c.total_periods) })),
+    .record({
+      value: fc.constant('performed_event_regularly' as const),
+      time_value: fc.integer({ min: 1, max: 2 }),
+      time_interval: fc.constantFrom('hour', 'day', 'week') as fc.Arbitrary<Unit>,
+      operator,
+      operator_value: fc.integer({ min: 1, max: 2 }),
+      // Many periods too (most of them empty, which lt and lte count): min_periods near all of them or a few.
+      total_periods: fc.oneof(fc.integer({ min: 1, max: 4 }), fc.constantFrom(40, 100)),
+      min: fc.integer({ min: 1, max: 4 }),
+      nearAll: fc.boolean(),
+    })
+    .map(({ min, nearAll, ...c }) => ({ ...c, min_periods: nearAll ? Math.max(1, c.total_periods - min + 1) : Math.min(min, c.total_periods) })),
   fc.record({ value: fc.constant('performed_event_sequence' as const), time_value: fc.integer({ min: 1, max: 3 }), time_interval: fc.constantFrom('day', 'week', 'month') as fc.Arbitrary<Unit>, seq_event: fc.constantFrom('buy', 'view'), seq_time_value: fc.integer({ min: 1, max: 48 }), seq_time_interval: smallUnit }),
   // Sequence windows in calendar months after each event (events up to 95 days back, some on 29-31 January).
   fc.record({ value: fc.constant('performed_event_sequence' as const), time_value: fc.integer({ min: 1, max: 4 }), time_interval: fc.constant('month' as Unit), seq_event: fc.constantFrom('buy', 'view'), seq_time_value: fc.integer({ min: 1, max: 3 }), seq_time_interval: fc.constant('month' as Unit) }),
@@ -103,7 +113,8 @@ const world = fc.record({
 /**
  * One criterion over dense events: the bounds the sparse worlds above rarely
  * decide. An explicit range of performed_event(_multiple) with or without
- * explicit_datetime_to, or a sequence within calendar months, its events on
+ * explicit_datetime_to, regularly over up to 100 periods (most of them empty,
+ * which lt and lte count), or a sequence within calendar months, its events on
  * pairs a month and 30 days tell apart (31 Jan 13:00 (1415) to 2 Mar 08:00
  * (700); 28 Feb 13:00 (743) to 29 Mar 12:00 (48)).
  */
@@ -133,7 +144,19 @@ const denseCriterion: fc.Arbitrary<RefCriterion> = fc.oneof(
     seq_time_interval: 'month' as Unit,
   })),
 )
-const denseWorld = fc.record({ events: fc.array(denseEvent, { minLength: 4, maxLength: 14 }), criterion: denseCriterion })
+const denseRegularly: fc.Arbitrary<RefCriterion> = fc
+  .record({
+    key: fc.constantFrom('buy', 'view'),
+    time_value: fc.integer({ min: 1, max: 2 }),
+    time_interval: fc.constantFrom('hour', 'day') as fc.Arbitrary<Unit>,
+    operator,
+    operator_value: fc.integer({ min: 1, max: 2 }),
+    total_periods: fc.constantFrom(3, 30, 100),
+    fewer: fc.integer({ min: 0, max: 3 }),
+    nearAll: fc.boolean(),
+  })
+  .map(({ fewer, nearAll, ...c }) => ({ type: 'behavioral' as const, value: 'performed_event_regularly' as const, ...c, min_periods: nearAll ? Math.max(1, c.total_periods - fewer) : Math.min(fewer + 1, c.total_periods) }))
+const denseWorld = fc.record({ events: fc.array(denseEvent, { minLength: 4, maxLength: 14 }), criterion: fc.oneof(denseCriterion, denseRegularly) })
 
 /** Cohort references by index become references by the ids the cohorts got. */
 const withIds = (node: RefCriteriaGroup, ids: number[]): RefCriteriaGroup => ({
@@ -189,7 +212,7 @@ for (const target of targets) {
       )
     }, 120_000)
 
-    it('one criterion over dense events (explicit ranges, sequences within calendar months)', async () => {
+    it('one criterion over dense events (explicit ranges, many periods, sequences within calendar months)', async () => {
       await fc.assert(
         fc.asyncProperty(denseWorld, async (w) => {
           const project = await sightline.projects.create({ organizationId: orgId, name: 'P', timezone: 'UTC' })

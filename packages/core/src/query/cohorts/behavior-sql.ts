@@ -76,14 +76,16 @@ export function performers(node: BehavioralNode, c: BehaviorCompiling): RawBuild
       )
     }
     case 'regularly': {
-      const periods = Array.from({ length: b.totalPeriods }, (_, p) => {
-        const inPeriod = sql<SqlBool>`${ts} > ${at(W(b.span, p + 1))} and ${ts} <= ${at(W(b.span, p))}`
-        return sql`(case when ${compare(countIf(inPeriod), b.comparison, b.count)} then 1 else 0 end)`
-      })
-      return grouped(
-        rows((t) => [sql<SqlBool>`${t} > ${at(W(b.span, b.totalPeriods))}`, sql<SqlBool>`${t} <= ${at(now)}`]),
-        sql<SqlBool>`(${sql.join(periods, sql` + `)}) >= ${b.minPeriods}`,
-      )
+      const inRange = rows((t) => [sql<SqlBool>`${t} > ${at(W(b.span, b.totalPeriods))}`, sql<SqlBool>`${t} <= ${at(now)}`])
+      if (b.span.unit === 'month' || b.span.unit === 'year') {
+        // Calendar periods have no fixed length: one term per period (at most MAX_CALENDAR_PERIODS).
+        const periods = Array.from({ length: b.totalPeriods }, (_, p) => {
+          const inPeriod = sql<SqlBool>`${ts} > ${at(W(b.span, p + 1))} and ${ts} <= ${at(W(b.span, p))}`
+          return sql`(case when ${compare(countIf(inPeriod), b.comparison, b.count)} then 1 else 0 end)`
+        })
+        return grouped(inRange, sql<SqlBool>`(${sql.join(periods, sql` + `)}) >= ${b.minPeriods}`)
+      }
+      return regularlyByIndex(b, inRange, c, n, now)
     }
     case 'sequence':
       return sequence(b, rows, c, n, now, W(b.span))
@@ -91,7 +93,30 @@ export function performers(node: BehavioralNode, c: BehaviorCompiling): RawBuild
 }
 
 /**
- * An event of the criterion at `a` and one of `then` at `b`, `a < b <= a +
+ * `regularly` over periods of a fixed length L = `span`: an event at `ts`
+ * (in the range, `ts <= now`) is in period `p = floor((now - ts) / L)`,
+ * which is exactly `(W(L(p + 1)), W(Lp)]`. The periods with events are
+ * counted per person and compared; the periods without any (`total` minus
+ * those) meet the comparison when zero does (`lt`, `lte` of any count). So
+ * the SQL is the same size whatever `total_periods`. A window clamped at the
+ * year 1000 (`windowStart`) holds no event, as its periods in PostHog hold none.
+ */
+function regularlyByIndex(b: Extract<Behavior, { type: 'regularly' }>, inRange: RawBuilder<unknown>, c: BehaviorCompiling, n: number, now: Date): RawBuilder<unknown> {
+  const { epochMicros, intDiv } = c.scope.hooks
+  const [r, q, g] = [sql.raw(`cr${n}`), sql.raw(`cq${n}`), sql.raw(`cg${n}`)]
+  const length = b.span.value * MICROS[b.span.unit as keyof typeof MICROS]
+  const period = intDiv(sql<number>`(cast(${dateToMicros(now)} as bigint) - ${epochMicros(sql`${r}.ts`)})`, sql<number>`cast(${length} as bigint)`)
+  const zeroMeets = { '>=': 0 >= b.count, '>': 0 > b.count, '<=': 0 <= b.count, '<': 0 < b.count, '=': 0 === b.count }[b.comparison]
+  const met = sql`sum(case when ${compare(sql`${g}.n`, b.comparison, b.count)} then 1 else 0 end)`
+  const empty = zeroMeets ? sql` + (cast(${b.totalPeriods} as bigint) - count(*))` : sql``
+  // The period is a column before it is grouped by: its bound parameters would make two spellings of it differ.
+  return sql`select ${g}.person_uuid from (
+      select ${q}.person_uuid, ${q}.p, count(*) as n from (select ${r}.person_uuid, ${period} as p from (${inRange}) as ${r}) as ${q} group by ${q}.person_uuid, ${q}.p
+    ) as ${g} group by ${g}.person_uuid having ${met}${empty} >= ${b.minPeriods}`
+}
+
+/**
+ * An event of the criterion at `a` and one of `then` at `b`, `a < b <=
  * within`, both in `(from, now]`: PostHog's window over the person's events
  * ordered by time (the earliest later `then` event within reach of each
  * event), events at one instant never in sequence.
