@@ -1,4 +1,4 @@
-import { createSightline, type Organization, type Sightline } from '@sightline/core'
+import { createSightline, type Organization, type Sightline, type SightlineOptions } from '@sightline/core'
 import type { ConformanceTarget, FreshDatabase } from './target.js'
 
 /** The clock every conformance case runs at. */
@@ -12,10 +12,14 @@ export interface Engine {
   readonly organizationId: Organization['id']
 }
 
-/** A fresh database, an engine on it, and one organization with one project. */
-export async function openEngine(target: ConformanceTarget, clock: () => Date = () => NOW): Promise<Engine & { close(): Promise<void> }> {
+/** A fresh database, an engine on it (with `options` besides storage and clock), and one organization with one project. */
+export async function openEngine(
+  target: ConformanceTarget,
+  clock: () => Date = () => NOW,
+  options: Omit<SightlineOptions, 'storage' | 'clock'> = {},
+): Promise<Engine & { close(): Promise<void> }> {
   const db = await target.fresh()
-  const sightline = await createSightline({ storage: db.storage(), clock }).catch(async (error: unknown) => {
+  const sightline = await createSightline({ ...options, storage: db.storage(), clock }).catch(async (error: unknown) => {
     await db.dispose()
     throw error
   })

@@ -10,7 +10,6 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ValidationError } from '../../packages/core/src/errors.js'
-import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
 import { targets } from '../filters/filter-db.js'
 import { toRefDataset } from '../reference/funnels/funnel-dataset.js'
 import { referenceFunnel } from '../reference/funnels/funnel-reference.js'
@@ -38,7 +37,8 @@ describe.each(targets)('funnels across a DST change agree with the reference on 
         const loaded = await loadExample(engine, data)
         for (const params of requests) {
           const expected = await outcome(referenceFunnel(params, toRefDataset(data)))
-          const actual = await outcome(runFunnel(engine.ctx, loaded.projectId, loaded.params(params)))
+          // Through the public entry point: the executor's timeout, cancellation and budgets, as production runs it.
+          const actual = await outcome(engine.sightline.query.funnel(loaded.projectId, loaded.params(params)))
           const got = 'ok' in actual ? { ok: withoutUrls(loaded.result(actual.ok.result)) } : actual
           expect(got, JSON.stringify(params)).toEqual(expected)
         }

@@ -5,7 +5,6 @@
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { runTrend } from '../../packages/core/src/query/trends/run-trend.js'
 import { targets } from '../filters/filter-db.js'
 import type { RefDataset } from '../reference/shared/ref-dataset.js'
 import { dataset } from '../reference/trends/trend-arbitraries.js'
@@ -57,7 +56,8 @@ for (const target of targets) {
           const projectId = await loadTrendData(engine, data)
           for (const params of requests) {
             const expected = await referenceTrend(params, data)
-            const actual = (await runTrend(engine.ctx, projectId, params)).result
+            // Through the public entry point: the executor's timeout, cancellation and budgets, as production runs it.
+            const actual = (await engine.sightline.query.trend(projectId, params)).result
             const problems = resultMismatches(actual, expected)
             expect(problems, JSON.stringify(params)).toEqual([])
           }

@@ -11,9 +11,9 @@ import { rememberFailedSql } from '../../../packages/core/src/db/run.js'
 import { ClosedError } from '../../../packages/core/src/errors.js'
 import { OverrideSquasher, SQUASH_THRESHOLD } from '../../../packages/core/src/ingest/override-squasher.js'
 import { DefinitionsCache } from '../../../packages/core/src/ingest/definitions-cache.js'
-import { DEFAULT_QUERY_LIMITS } from '../../../packages/core/src/query/execution/query-limits.js'
 import { KeyedMutex } from '../../../packages/core/src/util/keyed-mutex.js'
 import { openEngine, type Engine } from '../../conformance/harness.js'
+import { REFERENCE_LIMITS } from '../../execution/reference-limits.js'
 import { withStatementTimeout } from '../../execution/with-statement-timeout.js'
 import type { ConformanceTarget } from '../../conformance/target.js'
 
@@ -27,7 +27,8 @@ export interface FunnelEngine extends Engine {
 export async function openFunnelEngine(target: ConformanceTarget): Promise<FunnelEngine> {
   let now = new Date('2024-03-20T12:00:00Z')
   const clock = () => now
-  const engine = await openEngine(target, clock)
+  // Its `sightline.query` runs under the executor with the same budgets as `ctx`.
+  const engine = await openEngine(target, clock, { queries: { limits: REFERENCE_LIMITS } })
   const adapter = engine.db.storage()
   const driver = await adapter.open()
   // Each statement under production's analysis timeout: these contexts bypass sightline.query's executor.
@@ -43,8 +44,7 @@ export async function openFunnelEngine(target: ConformanceTarget): Promise<Funne
     definitionsCache: new DefinitionsCache(),
     // These engines capture no merges that reach the threshold; a squash would need the context.
     overrideSquasher: new OverrideSquasher(SQUASH_THRESHOLD, async () => {}),
-    // The reference properties compare answers of any size; the budgets have tests of their own (test/hostile).
-    limits: { ...DEFAULT_QUERY_LIMITS, maxBucketsPerSeries: 1_000_000, maxCells: 10_000_000, maxBreakdownCells: 10_000_000, maxResponseBytes: 2 ** 30 },
+    limits: REFERENCE_LIMITS,
     assertOpen() {
       if (closed) throw new ClosedError()
     },

@@ -10,9 +10,9 @@ import { rememberFailedSql } from '../../../packages/core/src/db/run.js'
 import { KeyedMutex } from '../../../packages/core/src/util/keyed-mutex.js'
 import { OverrideSquasher, SQUASH_THRESHOLD } from '../../../packages/core/src/ingest/override-squasher.js'
 import { DefinitionsCache } from '../../../packages/core/src/ingest/definitions-cache.js'
-import { DEFAULT_QUERY_LIMITS } from '../../../packages/core/src/query/execution/query-limits.js'
 import { ClosedError } from '../../../packages/core/src/errors.js'
 import { openEngine, type Engine } from '../../conformance/harness.js'
+import { REFERENCE_LIMITS } from '../../execution/reference-limits.js'
 import { withStatementTimeout } from '../../execution/with-statement-timeout.js'
 import type { ConformanceTarget } from '../../conformance/target.js'
 import { loadDataset } from '../../reference/shared/load-dataset.js'
@@ -26,7 +26,8 @@ export interface TrendEngine extends Engine {
 }
 
 export async function openTrendEngine(target: ConformanceTarget, clock: () => Date): Promise<TrendEngine> {
-  const engine = await openEngine(target, clock)
+  // Its `sightline.query` runs under the executor with the same budgets as `ctx`.
+  const engine = await openEngine(target, clock, { queries: { limits: REFERENCE_LIMITS } })
   const adapter = engine.db.storage()
   const driver = await adapter.open()
   // Each statement under production's analysis timeout: these contexts bypass sightline.query's executor.
@@ -42,8 +43,7 @@ export async function openTrendEngine(target: ConformanceTarget, clock: () => Da
     definitionsCache: new DefinitionsCache(),
     // These engines capture no merges that reach the threshold; a squash would need the context.
     overrideSquasher: new OverrideSquasher(SQUASH_THRESHOLD, async () => {}),
-    // The reference properties compare answers of any size; the budgets have tests of their own (test/hostile).
-    limits: { ...DEFAULT_QUERY_LIMITS, maxBucketsPerSeries: 1_000_000, maxCells: 10_000_000, maxBreakdownCells: 10_000_000, maxResponseBytes: 2 ** 30 },
+    limits: REFERENCE_LIMITS,
     assertOpen() {
       if (closed) throw new ClosedError()
     },
