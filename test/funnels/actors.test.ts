@@ -2,8 +2,9 @@
  * funnelActors against the steps view: following each step object's people
  * URLs (as a GET query string, the way a client sends them back) lists as
  * many actors as the step's count (converted) or the previous step's count
- * minus this one (dropped), with or without a breakdown; and the actors
- * themselves carry the person's uuid, distinct ids and properties.
+ * minus this one (dropped), with or without a breakdown, and
+ * `funnel_custom_steps` as many as stopped at the steps it names; and the
+ * actors themselves carry the person's uuid, distinct ids and properties.
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -103,6 +104,13 @@ describe.each(targets)('funnel actors on $name', (target) => {
               const dropped = await funnelActors(engine.ctx, loaded.projectId, paramsOf(step.dropped_people_url!), { limit: 1, offset: 0 })
               expect(dropped.count, step.dropped_people_url!).toBe(steps[i - 1]!.count - step.count)
             }
+            // funnel_custom_steps lists who stopped at any of the 1-based steps given: at step s, count(s) - count(s + 1) of them
+            // (the last step: its count). Here the odd steps, beside the first step's breakdown value.
+            const custom = steps.map((_, i) => i + 1).filter((s) => s % 2 === 1)
+            const stoppedAt = (s: number) => steps[s - 1]!.count - (steps[s]?.count ?? 0)
+            const { funnel_step: _step, ...base } = paramsOf(steps[0]!.converted_people_url)
+            const listed = await funnelActors(engine.ctx, loaded.projectId, { ...base, funnel_custom_steps: custom }, { limit: 1, offset: 0 })
+            expect(listed.count, JSON.stringify(custom)).toBe(custom.reduce((sum, s) => sum + stoppedAt(s), 0))
           }
         }
       }),
