@@ -3,7 +3,8 @@
 // The file is one `run.js analyses --keep-data` left (project 1, the sample data); it is copied first, so it
 // stays as it was. The engine's SQL for each query is recorded (DuckDBConnection.prototype.run patched)
 // with nothing promoted, then again once `load_time_ms` (Numeric) and `$geoip_country_code` (String) are
-// promoted and backfilled, and the two are run interleaved on one connection, round after round.
+// promoted and backfilled, and the two are run interleaved on one connection, round after round. Then the
+// same queries end to end through `sightline.query`, reading the slots or the JSON, against the trend floor.
 // Then capture: the same sample batches into two new projects of the file, one with those two properties
 // promoted, alternately, to show what filling the slots costs a capture.
 // Imports the built packages: run `npx tsc -b` first.
@@ -92,6 +93,39 @@ for (const [i, q] of QUERIES.entries()) {
   const [b, a] = [median(times.before), median(times.after)]
   console.log(`${q.name.padEnd(38)} ${b.toFixed(1).padStart(9)} ${a.toFixed(1).padStart(9)} ${(a / b).toFixed(2).padStart(13)}  ${before[i].answer === after[i].answer}`)
 }
+// End to end: `sightline.query` against the trend suite's floor, with the slots read or not. The slots stay
+// filled; only their state flips between `ready` and `backfilling`, which is all a query looks at.
+const engine = await createSightline({ storage: duckdbStorage({ instance }), clock: () => end })
+const setState = (state) => connection.run(`update property_slots set state = '${state}' where project_id = ${PROJECT}`)
+const floor = () => connection.run(`select count(*) from events where project_id = ${PROJECT} and event = '$pageview' and timestamp >= cast('2024-10-20T00:00:00Z' as timestamptz) and timestamp <= cast('2024-11-18T23:59:59.999999Z' as timestamptz)`)
+const timed = async (fn) => {
+  const t0 = now()
+  await fn()
+  return seconds(t0) * 1000
+}
+const endToEnd = { floor: [] }
+for (const q of QUERIES) endToEnd[q.name] = { json: [], slot: [] }
+for (let r = 0; r <= ROUNDS; r++) {
+  const floorMs = await timed(floor)
+  if (r > 0) endToEnd.floor.push(floorMs)
+  for (const which of r % 2 === 0 ? ['json', 'slot'] : ['slot', 'json']) {
+    await setState(which === 'slot' ? 'ready' : 'backfilling')
+    for (const q of QUERIES) {
+      const ms = await timed(() => engine.query.trend(PROJECT, q.params))
+      if (r > 0) endToEnd[q.name][which].push(ms)
+    }
+  }
+}
+await setState('ready')
+await engine.close()
+const floorMs = median(endToEnd.floor)
+console.log(`\nend to end (sightline.query), floor ${floorMs.toFixed(1)} ms (count(*) of 30 days of $pageview)`)
+console.log(`query                                  JSON ms  x floor   slot ms  x floor`)
+for (const q of QUERIES) {
+  const [j, sl] = [median(endToEnd[q.name].json), median(endToEnd[q.name].slot)]
+  console.log(`${q.name.padEnd(38)} ${j.toFixed(1).padStart(7)} ${(j / floorMs).toFixed(1).padStart(7)}x ${sl.toFixed(1).padStart(8)} ${(sl / floorMs).toFixed(1).padStart(7)}x`)
+}
+
 connection.closeSync()
 instance.closeSync()
 
