@@ -47,6 +47,26 @@ interface Row {
 }
 const total = (rows: Row[]) => rows.map((r) => r.data.reduce((a, b) => a + b, 0))
 
+describe('promotion on a storage without slots', () => {
+  it('is refused by name, and nothing is written', async () => {
+    const fresh = await duckdbMemory.fresh()
+    const base = fresh.storage()
+    // As ClickHouse declares it: its events are not the ones core's writes reach.
+    const sightline = await createSightline({ storage: { ...base, capabilities: { ...base.capabilities, propertySlots: false } }, clock: () => NOW })
+    try {
+      const org = await sightline.organizations.create({ name: 'Acme' })
+      const p = (await sightline.projects.create({ organizationId: org.id, name: 'Web' })).id
+      const refused = await sightline.properties.promote(p, 'amount', { type: 'Numeric' }).catch((error: unknown) => error)
+      expect(refused).toBeInstanceOf(ConflictError)
+      expect((refused as Error).message).toBe('the duckdb storage cannot promote properties (its events are not updated in place)')
+      expect(await sightline.properties.list(p)).toEqual([])
+    } finally {
+      await sightline.close()
+      await fresh.dispose()
+    }
+  })
+})
+
 describe.each(targets)('promoted properties on $name', (target) => {
   let e: Engine & { close(): Promise<void> }
   beforeAll(async () => {
