@@ -1,8 +1,8 @@
 import { sql } from 'kysely'
 import type { FunnelPlan } from '../funnel-plan.js'
-import { C, P, X } from './ordered-occurrences-sql.js'
+import { P, X } from './ordered-occurrences-sql.js'
 import { carriesRunValue, partitionCols, runCols, runNames } from './run-key.js'
-import { cols, hasBit, id, int, join, nullOf, sameCols, type Sql } from './sql-kit.js'
+import { cols, id, int, join, nullOf, sameCols, type Sql } from './sql-kit.js'
 
 /** The CTEs one level adds: the paths that completed `level` steps, and what exclusions did one level down. */
 export interface LevelCtes {
@@ -50,41 +50,40 @@ export function levelSql(plan: FunnelPlan, level: number): LevelCtes {
   const names = { items: `i${level}`, win: `w${level}`, valid: `v${level}`, groups: `g${level}`, excl: `e${level}`, tenures: `t${level}`, excluded: `x${level}`, marked: `k${L}`, hits: `h${L}` }
   const bcols = attr ? cols('b', plan.dims) : []
 
-  // 1. The stream of this pass: tenures of E[L], step-(L+1) codes, gap-L exclusion codes, strict resets.
+  // 1. The stream of this pass: tenures of E[L], step-(L+1) codes, gap-L exclusion codes. Strict: each
+  //    tenure with its count of E[L]'s resets (`rc`), each code with the counts so far of E[L]'s (`cc`)
+  //    and E[L+1]'s (`nc`) resets (see occurrencesSql): the resets themselves stay out of the pass.
   const tNull = tcols(L).map(() => nullOf('bigint'))
   const bNull = bcols.map(() => nullOf('text'))
+  const counts = (rc: Sql, cc: Sql, nc: Sql) => (strict ? sql`, ${rc}, ${cc}, ${nc}` : sql``)
+  const codeCounts = counts(nullOf('bigint'), id(`r${L - 1}`), id(`r${L}`))
   const branches: Sql[] = [
-    sql`select ${run}, seq, 0 as k, st, ${join(tcols(L))}, ${nullOf('bigint')} as ts, ${nullOf('text')} as u, 0 as multi${bcols.length ? sql`, ${join(bNull.map((b, i) => sql`${b} as ${id(`b${i}`)}`))}` : sql``}, ${nullOf('bigint')} as mask from ${id(`t${L}`)}`,
-    sql`select ${run}, seq, ${int(P)}, ${nullOf('bigint')}, ${join(tNull)}, ts, cast(uuid as varchar), multi${bcols.length ? sql`, ${join(bcols)}` : sql``}, mask from occ where kind = ${int(P)} and lvl = ${int(level)}`,
+    sql`select ${run}, seq, 0 as k, st, ${join(tcols(L))}, ${nullOf('bigint')} as ts, ${nullOf('text')} as u, 0 as multi${bcols.length ? sql`, ${join(bNull.map((b, i) => sql`${b} as ${id(`b${i}`)}`))}` : sql``}${counts(sql`rc`, sql`${nullOf('bigint')} as cc`, sql`${nullOf('bigint')} as nc`)} from ${id(`t${L}`)}`,
+    sql`select ${run}, seq, ${int(P)}, ${nullOf('bigint')}, ${join(tNull)}, ts, cast(uuid as varchar), multi${bcols.length ? sql`, ${join(bcols)}` : sql``}${codeCounts} from occ where kind = ${int(P)} and lvl = ${int(level)}`,
   ]
-  if (excl) branches.push(sql`select ${run}, seq, ${int(X)}, ${nullOf('bigint')}, ${join(tNull)}, ts, ${nullOf('text')}, 0${bNull.length ? sql`, ${join(bNull)}` : sql``}, mask from occ where kind = ${int(X)} and lvl = ${int(L)}`)
-  if (strict) {
-    branches.push(
-      sql`select ${run}, seq, ${int(C)}, ${nullOf('bigint')}, ${join(tNull)}, ${nullOf('bigint')}, ${nullOf('text')}, 0${bNull.length ? sql`, ${join(bNull)}` : sql``}, mask
-      from occ where kind = ${int(C)} and (not ${hasBit(sql`mask`, L - 1)} or not ${hasBit(sql`mask`, L)})`,
-    )
-  }
+  if (excl) branches.push(sql`select ${run}, seq, ${int(X)}, ${nullOf('bigint')}, ${join(tNull)}, ts, ${nullOf('text')}, 0${bNull.length ? sql`, ${join(bNull)}` : sql``}${codeCounts} from occ where kind = ${int(X)} and lvl = ${int(L)}`)
   const items = join(branches, '\nunion all\n')
 
-  // 2. Each row with the latest tenure before it (running maxima) and, strict, the latest resets of E[L] and E[L+1].
+  // 2. Each row with the latest tenure before it (running maxima; strict, its reset count too: counts only grow).
   const w = sql`(partition by ${part} order by seq rows between unbounded preceding and current row)`
   const latest = (expr: Sql) => sql`max(case when k = 0 then ${expr} end) over ${w}`
   const win = sql`select ${run}, seq, k, ts, u, multi${bcols.length ? sql`, ${join(bcols)}` : sql``}, st,
     ${latest(sql`seq`)} as tb, ${latest(sql`st`)} as cst, ${join(tcols(L).map((t, i) => sql`${latest(t)} as ${id(`c${i + 1}`)}`))}
-    ${strict ? sql`, max(case when k = ${int(C)} and not ${hasBit(sql`mask`, L - 1)} then seq end) over ${w} as clr,
-      max(case when k = ${int(C)} and not ${hasBit(sql`mask`, L)} then seq end) over ${w} as nclr` : sql``}
+    ${strict ? sql`, ${latest(sql`rc`)} as trc, cc, nc` : sql``}
     from ${id(names.items)}`
 
   // 3. Which codes count: alive tenure, window, attribution, a split instant's used events. The live
   //    tenure's events at its last instant (`psts`) are looked up only for tenures that ended in a split
   //    instant (`sts` other than ','), the only ones a code can meet again at their own instant: a running
   //    max of that text over every row was the costliest column of the pass.
-  const alive = strict ? sql`(w.tb is not null and w.tb > coalesce(w.clr, -1))` : sql`(w.tb is not null)`
+  // Strict: the tenure is alive while no event not matching step L came since it (its reset count has not moved).
+  const alive = strict ? sql`(w.tb is not null and w.cc = w.trc)` : sql`(w.tb is not null)`
   const cL = id(`w.c${L}`)
   const used = sql`(w.multi = 1 and ${cL} = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0)`
   const validP = sql`(w.k = ${int(P)} and ${alive} and w.ts - w.cst <= ${W}${attr ? sql` and ${carriesRunValue(plan, 'w')}` : sql``} and not coalesce(${used}, false))`
   const validX = sql`(w.k = ${int(X)} and ${alive} and w.ts - w.cst <= ${W})`
-  const seg = strict ? sql`(case when coalesce(w.nclr, -1) > w.tb then w.nclr else w.tb end)` : sql`w.tb`
+  // Strict: a reset of E[L+1] starts a new segment of the tenure, in which it may be extended again.
+  const seg = strict ? sql`w.nc` : sql`w.tb`
   const splitTenures = sql`select ${run}, seq, sts from ${id(`t${L}`)} where sts <> ','`
   const valid = sql`select ${runCols(plan, 'w')}, w.seq, w.ts, w.u, w.multi, w.tb, ${seg} as seg, w.cst, ${join(tcols(L, 'c', 'w'))}, ms.sts as psts, ${validP} as vp, ${validX} as vx
     from ${id(names.win)} as w left join (${splitTenures}) as ms on ${sameCols(runNames(plan), 'ms', 'w')} and ms.seq = w.tb
@@ -93,7 +92,7 @@ export function levelSql(plan: FunnelPlan, level: number): LevelCtes {
   // 4. Per tenure and strict segment: the first counting step code, the first counting exclusion code.
   // `qu`: the first counting step code's uuid, behind its seq, only when it is in a split instant.
   const packed = (e: Sql) => sql`lpad(cast(seq as varchar), 20, '0') || ${e}`
-  const groups = sql`select ${run}, tb, seg, max(cst) as st, ${join(tcols(L, 'c').map((c, i) => sql`max(${c}) as ${id(`c${i + 1}`)}`))}, max(psts) as psts,
+  const groups = sql`select ${run}, tb, seg, max(cst) as st${strict ? sql`, min(seg) as qrc` : sql``}, ${join(tcols(L, 'c').map((c, i) => sql`max(${c}) as ${id(`c${i + 1}`)}`))}, max(psts) as psts,
     min(case when vp then seq end) as q, min(case when vp then ts end) as qts, min(case when vp then ${packed(sql`(case when multi = 1 then u else '' end)`)} end) as qu
     ${excl ? sql`, min(case when vx then seq end) as x, min(case when vx then ts end) as xts` : sql``}
     from ${id(names.valid)} group by ${run}, tb, seg`
@@ -106,7 +105,7 @@ export function levelSql(plan: FunnelPlan, level: number): LevelCtes {
   ]
   const g = (n: string) => id(`g.${n}`)
   const newPath = sql`select ${runCols(plan, 'g')}, g.q as seq, g.st, ${join(tcols(L, 'c', 'g').map((c, i) => sql`${c} as ${id(`t${i + 1}`)}`))}, g.qts as ${id(`t${level}`)},
-    (case when substr(g.qu, 21) = '' then ',' else (case when ${g(`c${L}`)} = g.qts then coalesce(g.psts, ',') else ',' end) || substr(g.qu, 21) || ',' end) as sts
+    (case when substr(g.qu, 21) = '' then ',' else (case when ${g(`c${L}`)} = g.qts then coalesce(g.psts, ',') else ',' end) || substr(g.qu, 21) || ',' end) as sts${strict ? sql`, g.qrc as rc` : sql``}
     from ${id(names.groups)} as g`
   if (!excl) {
     ctes.push([names.tenures, sql`${newPath} where g.q is not null`])
@@ -128,7 +127,7 @@ export function levelSql(plan: FunnelPlan, level: number): LevelCtes {
   }
   // 6. A tenure of E[L] that an exclusion code hit while E[L] was set, after it and within its window, is marked
   //    (steps.rs marks the furthest path; funnels.md §6). Only the first live code after it matters: times only grow.
-  const liveX = strict ? sql`k = ${int(X)} and tb is not null and tb > coalesce(clr, -1)` : sql`k = ${int(X)}`
+  const liveX = strict ? sql`k = ${int(X)} and tb is not null and cc = trc` : sql`k = ${int(X)}`
   ctes.push([
     names.marked,
     sql`select ${run}, seq from (

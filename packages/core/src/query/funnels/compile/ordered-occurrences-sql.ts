@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import type { FunnelPlan } from '../funnel-plan.js'
 import { carriesRunValue, eventPlan, partitionCols, runCols, runNames } from './run-key.js'
-import { bit, cols, hasBit, hasBitValue, int, join, sameCols, type Sql } from './sql-kit.js'
+import { bit, cols, hasBit, hasBitValue, id, int, join, sameCols, type Sql } from './sql-kit.js'
 
 /** `kind` of an occurrence row. */
 export const P = 1
@@ -78,8 +78,31 @@ export function occurrencesSql(plan: FunnelPlan): Sql {
   if (plan.order === 'strict') {
     branches.push(sql`select ${common}, ${int(C)}, 0, g.fs, 0, ${int(2 * n)} from grp as g where g.multi = 0`)
   }
-  return sql`select o.*, row_number() over (partition by ${partitionCols(plan, 'o')} order by o.ts, o.k1, o.k2, o.uuid, o.k3) as seq
+  const order = sql`partition by ${partitionCols(plan, 'o')} order by o.ts, o.k1, o.k2, o.uuid, o.k3`
+  return sql`select o.*, row_number() over (${order}) as seq${plan.order === 'strict' ? sql`, ${strictResets(n, order)}` : sql``}
     from (${join(branches, '\nunion all\n')}) as o`
+}
+
+/**
+ * Strict funnels: `r0..r{n-1}`, on each row the number of resets so far
+ * (this row included) by events not matching step k+1 (0-based bit k). A
+ * path that completed k+1 steps dies at such a reset, so a code finds the
+ * path it meets alive when the count has not moved since the path's own row.
+ * Each level's pass reads these counts on its rows instead of carrying every
+ * reset through its own window: the resets are counted once, here, in the
+ * window that numbers `seq` (one sort), and the passes hold only paths, step
+ * and exclusion codes (a strict funnel with a frequent step put nearly every
+ * event through every level's sort). Counts, not the latest reset's `seq`,
+ * because `seq` is numbered in this same window.
+ */
+function strictResets(n: number, order: Sql): Sql {
+  return join(
+    Array.from(
+      { length: n },
+      (_, k) =>
+        sql`sum(case when o.kind = ${int(C)} and not ${hasBit(sql`o.mask`, k)} then 1 else 0 end) over (${order} rows between unbounded preceding and current row) as ${id(`r${k}`)}`,
+    ),
+  )
 }
 
 /**
@@ -92,6 +115,8 @@ export function occurrencesSql(plan: FunnelPlan): Sql {
  */
 export function firstLevelSql(plan: FunnelPlan): Sql {
   const attribution = plan.attributionLevel === 1 ? sql` and ${carriesRunValue(plan)}` : sql``
+  // Strict: the path's count of step-1 resets at its own row (counts only grow with seq, so the min is the first row's).
+  const resetCount = plan.order === 'strict' ? sql`, min(r0) as rc` : sql``
   if (plan.trends) {
     // Trends: a step-0 event opens (or moves the start of) the attempt of its own period (`eper`, see
     // ordered-trends-sql.ts). Step-0 events at one instant are one start, unless an exclusion code on gap 1
@@ -101,12 +126,12 @@ export function firstLevelSql(plan: FunnelPlan): Sql {
     const source = plan.gaps[1]
       ? sql`(select o.*, sum(case when kind = ${int(X)} and lvl = 1 then 1 else 0 end) over (partition by ${partitionCols(eventPlan(plan))} order by seq rows between unbounded preceding and current row) as cx from occ0 as o) as o`
       : sql`(select o.*, 0 as cx from occ0 as o) as o`
-    return sql`select ${base}, eper as per, min(seq) as seq, min(ts) as st, min(ts) as t1, ',' as sts
+    return sql`select ${base}, eper as per, min(seq) as seq, min(ts) as st, min(ts) as t1, ',' as sts${resetCount}
       from ${source} where kind = ${int(P)} and lvl = 1${attribution} group by ${base}, eper, ts, cx`
   }
   // Only a split instant can meet a path's events again at that instant (see levelSql): elsewhere `sts` is ','.
   return sql`select ${runCols(plan)}, min(seq) as seq, min(ts) as st, min(ts) as t1,
-    coalesce(',' || substr(min(case when multi = 1 then lpad(cast(seq as varchar), 20, '0') || cast(uuid as varchar) end), 21) || ',', ',') as sts
+    coalesce(',' || substr(min(case when multi = 1 then lpad(cast(seq as varchar), 20, '0') || cast(uuid as varchar) end), 21) || ',', ',') as sts${resetCount}
     from occ where kind = ${int(P)} and lvl = 1${attribution} group by ${runCols(plan)}, ts`
 }
 

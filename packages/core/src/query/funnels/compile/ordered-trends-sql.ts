@@ -1,6 +1,6 @@
 import { sql, type Expression } from 'kysely'
 import type { FunnelPlan } from '../funnel-plan.js'
-import { compactedSql, firstLevelSql, groupsSql, occurrencesSql, P } from './ordered-occurrences-sql.js'
+import { C, compactedSql, firstLevelSql, groupsSql, occurrencesSql, P } from './ordered-occurrences-sql.js'
 import { levelSql } from './ordered-level-sql.js'
 import { eventPlan, partitionCols, runCols, runNames } from './run-key.js'
 import { id, int, join, sameCols, type Sql } from './sql-kit.js'
@@ -29,6 +29,7 @@ export function orderedTrendCtes(plan: FunnelPlan, periodOf: (ts: Expression<num
   const baseRun = runCols(base)
   const n = plan.n
   const W = int(plan.windowMicros)
+  const strict = plan.order === 'strict'
   const ctes: Array<readonly [string, Sql]> = [
     ...(plan.order === 'strict' ? [['cmp', compactedSql(plan)] as const] : []),
     ['grp', groupsSql(plan)],
@@ -36,9 +37,11 @@ export function orderedTrendCtes(plan: FunnelPlan, periodOf: (ts: Expression<num
     ['t1', firstLevelSql(plan)],
     [
       'occ',
-      sql`select ${runCols(base, 'o')}, pp.per, o.ts, o.uuid, o.fs, o.multi, o.mask, ${join(Array.from({ length: plan.dims }, (_, i) => id(`o.b${i}`)))}, o.kind, o.lvl, o.seq
+      // Each period's stream: the codes after its first step-0 event, without step 0 and (strict) the resets, which
+      // the codes carry as counts (occurrencesSql).
+      sql`select ${runCols(base, 'o')}, pp.per, o.ts, o.uuid, o.fs, o.multi, o.mask, ${join(Array.from({ length: plan.dims }, (_, i) => id(`o.b${i}`)))}, o.kind, o.lvl, o.seq${strict ? sql`, ${join(Array.from({ length: n }, (_, k) => id(`o.r${k}`)))}` : sql``}
         from occ0 as o join (select ${baseRun}, per, min(seq) as fseq from t1 group by ${baseRun}, per) as pp on ${sameCols(runNames(base), 'pp', 'o')}
-        where o.seq > pp.fseq and not (o.kind = ${int(P)} and o.lvl = 1)`,
+        where o.seq > pp.fseq and not (o.kind = ${int(P)} and o.lvl = 1)${strict ? sql` and o.kind <> ${int(C)}` : sql``}`,
     ],
   ]
   const tall: Sql[] = [sql`select ${runCols(plan)}, 1 as lvl, seq, t1 as ets, 0 as fx from t1`]
