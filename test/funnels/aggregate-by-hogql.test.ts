@@ -68,8 +68,8 @@ describe.each(targets)('funnels aggregated by a HogQL expression on $name', (tar
     expect(await people({ ...FUNNEL, funnel_step: -2 })).toEqual({ count: 0, who: [] })
   })
 
-  it('refuses an expression outside the subset, and correlation by an expression, naming the key', async () => {
+  it('refuses an expression outside the subset, naming the key (correlation: test/correlation/aggregate-by-hogql.test.ts)', async () => {
     await expect(runFunnel(project().engine.ctx, project().projectId, { ...FUNNEL, funnel_aggregate_by_hogql: 'sleep(10)' })).rejects.toMatchObject({ attr: 'funnel_aggregate_by_hogql' })
-    await expect(project().engine.sightline.query.funnelCorrelation(project().projectId, BY_SESSION)).rejects.toMatchObject({ attr: 'funnel_aggregate_by_hogql' })
+    await expect(project().engine.sightline.query.funnelCorrelation(project().projectId, { ...FUNNEL, funnel_aggregate_by_hogql: 'sleep(10)' })).rejects.toMatchObject({ attr: 'funnel_aggregate_by_hogql' })
   })
 })

@@ -120,7 +120,7 @@ export const POSTHOG_KEYS: ReadonlyArray<KeySpec> = [
   { key: 'layout', source: 'mixins/funnel.py', sample: 'vertical', rules: displayKey() },
   { key: 'entrance_period_start', source: 'mixins/funnel.py', sample: '2024-03-01', rules: peopleKey({ 'funnel-persons': TRENDS_PEOPLE }) },
   { key: 'drop_off', source: 'mixins/funnel.py', sample: true, rules: peopleKey({ 'funnel-persons': TRENDS_PEOPLE }) },
-  { key: 'funnel_aggregate_by_hogql', source: F2Q, sample: 'properties.$session_id', rules: funnelKey(FUNNELS_ONLY, { correlation: 'refused' }) },
+  { key: 'funnel_aggregate_by_hogql', source: F2Q, sample: 'properties.$session_id', rules: funnelKey(FUNNELS_ONLY) },
   { key: 'funnel_step_reference', source: F2Q, sample: 'previous', rules: displayKey() },
   { key: 'funnel_correlation_type', source: C, sample: 'properties', rules: rules(CORRELATION_ONLY, { correlation: 'read' }) },
   { key: 'funnel_correlation_names', source: C, sample: ['plan'], rules: rules(CORRELATION_ONLY, { correlation: 'read' }) },

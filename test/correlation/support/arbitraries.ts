@@ -4,7 +4,7 @@
  * persons, so stored persons keep exactly their given properties; the distinct
  * id without a person (`loner`) sends personless events and has none. Requests: 2-3 steps
  * (events, "All events", an action; unordered ones single events), every order type, minute windows,
- * group aggregation, each correlation type with random names and exclusions;
+ * group aggregation or aggregation by an event property (`funnel_aggregate_by_hogql`), each correlation type with random names and exclusions;
  * no funnel exclusions (see correlation-reference.ts, reading 1).
  */
 import fc from 'fast-check'
@@ -62,6 +62,8 @@ export const requestArb: fc.Arbitrary<Record<string, unknown>> = fc
     order: fc.constantFrom('ordered', 'strict', 'unordered'),
     window: fc.integer({ min: 1, max: 30 }),
     group: fc.integer({ min: 0, max: 3 }).map((k) => k === 0),
+    // Sessions of a kind: the src property's values are the actors (funnel_aggregate_by_hogql).
+    bySrc: fc.integer({ min: 0, max: 4 }).map((k) => k === 0),
     correlation: fc.oneof(
       fc.record({ funnel_correlation_type: fc.constantFrom('events', undefined), funnel_correlation_exclude_event_names: subset(NAMES) }),
       fc.record({
@@ -93,5 +95,6 @@ export const requestArb: fc.Arbitrary<Record<string, unknown>> = fc
       ...Object.fromEntries(Object.entries(r.correlation).filter(([, v]) => v !== undefined)),
     }
     if (r.group) params.aggregation_group_type_index = 0
+    else if (r.bySrc) params.funnel_aggregate_by_hogql = 'properties.src'
     return params
   })

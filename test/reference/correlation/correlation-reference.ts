@@ -16,7 +16,11 @@
  *    group when aggregating by groups), strictly after the first step and
  *    strictly before the conversion or, unconverted, the first step plus the
  *    window; not named as a step (an action's event names); global filters
- *    do not apply.
+ *    do not apply. Aggregated by an expression (`funnel_aggregate_by_hogql`,
+ *    here an event property), the actors are its values, and PostHog reads
+ *    an actor's events and person by `person_id = actor_id`: a person_id is a
+ *    uuid, which the values modelled here (short words) never spell, so no
+ *    event and no person property counts for them; only the totals do.
  * 3. Texts: strings as they are, numbers and booleans in JSON spelling; a
  *    named property missing or null is ''; `$all` and event properties skip
  *    missing and null values. Event-property rows need more than 2 actors.
@@ -82,8 +86,10 @@ function actorOf(spec: FunnelSpec, key: string, events: ReadonlyArray<FunnelEven
   throw new Error('reference: the furthest step is never reached by a prefix')
 }
 
-const targetOf = (e: RefEvent, data: CorrelationData, group: number | null): string | null => {
+const targetOf = (e: RefEvent, data: CorrelationData, group: number | null, byValue: boolean): string | null => {
   if (group !== null) return e.groups?.[group as 0] || null
+  // Reading 2: the event's person_id (a uuid) is no actor's value.
+  if (byValue) return null
   const person = data.persons[e.distinct_id]
   return person ? `person:${person.id}` : `distinct:${e.distinct_id}`
 }
@@ -121,6 +127,8 @@ export async function referenceCorrelation(params: Record<string, unknown>, data
     const names = list(params.funnel_correlation_names)
     const excluded = new Set(list(params.funnel_correlation_exclude_names))
     for (const actor of actors.values()) {
+      // Reading 2: no person's id is an actor's value, and the persons join is inner: no pairs.
+      if (group === null && spec.aggregateBy !== null) continue
       const props = actorProperties(actor.key, data, group)
       const pairs: Array<[string, string]> = names.includes('$all')
         ? Object.entries(props).flatMap(([k, v]) => (text(v) === null ? [] : [[k, text(v)!] as [string, string]]))
@@ -134,7 +142,7 @@ export async function referenceCorrelation(params: Record<string, unknown>, data
     for (const e of data.events) {
       const micros = epochMicros(e.timestamp)
       if (micros < range.fromMicros || micros > range.toMicros || stepNames.has(e.event)) continue
-      const key = targetOf(e, data, group)
+      const key = targetOf(e, data, group, group === null && spec.aggregateBy !== null)
       const actor = key === null ? undefined : actors.get(key)
       if (!actor || micros <= actor.first || micros >= (actor.final ?? actor.first + spec.windowMicros)) continue
       if (type === 'events') {

@@ -3,6 +3,7 @@ import type { SqlHooks } from '../../storage.js'
 import { int, join, withCtes, type Sql } from '../funnels/compile/sql-kit.js'
 import type { ActorEvents } from './correlation-actors-sql.js'
 import type { CorrelationRequest } from './correlation-request.js'
+import type { FunnelRequest } from '../funnels/funnel-request.js'
 import { eventPropertyText } from '../filters/compile-property-filters.js'
 
 /** PostHog's `ELEMENTS_DIVIDER`, between an autocapture's `$event_type` and its elements chain. */
@@ -24,8 +25,18 @@ export interface ContingencyRow {
 const notIn = (hooks: SqlHooks, text: Expression<string | null>, values: ReadonlyArray<string>): Sql =>
   values.length === 0 ? sql`true` : sql`not coalesce(${hooks.textInList(text, values)}, false)`
 
-/** Where the actors' own properties live: their person's or, aggregating by groups, their group's. */
-export function actorPropertiesJoin(projectId: number, group: number | null): { join: Sql; properties: Expression<unknown> } {
+/**
+ * Where the actors' own properties live: their person's or, aggregating by
+ * groups, their group's. Aggregating by a HogQL expression, PostHog joins
+ * `persons.id = actor_id` (an inner JOIN): an actor is read as the person
+ * whose id its value spells, and a value naming no person (a session) has
+ * no properties and no row.
+ */
+export function actorPropertiesJoin(projectId: number, funnel: Pick<FunnelRequest, 'aggregationGroup' | 'aggregateByHogql'>): { join: Sql; properties: Expression<unknown> } {
+  const group = funnel.aggregationGroup
+  if (group === null && funnel.aggregateByHogql !== null) {
+    return { join: sql`join persons as ap on ap.project_id = ${projectId} and cast(ap.uuid as text) = ca.tgt`, properties: sql.ref('ap.properties') }
+  }
   if (group === null) {
     return { join: sql`left join persons as ap on ap.project_id = ${projectId} and ap.uuid = ca.tgt`, properties: sql.ref('ap.properties') }
   }
@@ -85,7 +96,7 @@ export function contingencySql(
       ) as ca where ${notIn(hooks, sql.ref('k'), request.excludeEventPropertyNames)}
       group by ev, k, v having count(distinct ca.tgt) > 2`
   } else {
-    const { join: propsJoin, properties } = actorPropertiesJoin(projectId, request.funnel.aggregationGroup)
+    const { join: propsJoin, properties } = actorPropertiesJoin(projectId, request.funnel)
     const pairs = request.propertyNames.includes('$all')
       ? sql`select ca.tgt, ca.reached, kv.key as k, kv.value as v from ca ${propsJoin} cross join lateral ${hooks.jsonEntries(properties)} as kv where kv.value is not null`
       : join(

@@ -6,7 +6,7 @@ import type { FunnelEnv } from '../funnels/funnel-env.js'
 import { planFunnel } from '../funnels/funnel-plan.js'
 import type { FunnelRequest } from '../funnels/funnel-request.js'
 import { outcomeCtes } from '../funnels/run-funnel.js'
-import { eventScope, PERSON_KEY } from '../scope/event-scope.js'
+import { eventScope, PERSON_ID, PERSON_KEY } from '../scope/event-scope.js'
 import { addFilterNeeds, noNeeds } from '../scope/filter-needs.js'
 import type { QuerySources } from '../scope/query-sources.js'
 
@@ -39,6 +39,10 @@ export interface ActorEvents {
  * steps (an action's step events) left out. Global and test-account filters
  * do not apply here, as in PostHog: they only choose the actors. Aggregating
  * by groups, every event carrying the actor's group counts, whoever sent it.
+ * Aggregating by a HogQL expression, PostHog joins `event.person_id =
+ * actor_id`: the events counted are those whose `person_id` (as HogQL reads
+ * it, `PERSON_ID`) is the actor's value, so an expression whose values are
+ * not person ids (sessions) correlates no events.
  * `filters` are joined for (persons or groups they read).
  */
 export function actorEvents(
@@ -50,7 +54,7 @@ export function actorEvents(
 ): ActorEvents {
   const scope = eventScope({ project: env.project, hooks, range: env.range, needs: addFilterNeeds(noNeeds(), filters), extensions: env.extensions.filterSources })
   const g = request.aggregationGroup
-  const target: Expression<string> = g === null ? PERSON_KEY : scope.sources.groupKeys[g]!
+  const target: Expression<string> = g !== null ? scope.sources.groupKeys[g]! : request.aggregateByHogql !== null ? PERSON_ID : PERSON_KEY
   const ts = scope.sources.timestampMicros
   const conditions: Sql[] = [
     sql`${scope.where}`,

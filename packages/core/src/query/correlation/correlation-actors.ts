@@ -36,7 +36,7 @@ export async function correlationActors(ctx: EngineContext, projectId: number, p
   const side: Sql = request.converted === null ? sql`true` : request.converted ? sql`ca.reached = ${last}` : sql`ca.reached <> ${last}`
   let actors: Sql
   if (request.type === 'properties') {
-    const { join: propsJoin, properties } = actorPropertiesJoin(env.project.id, request.funnel.aggregationGroup)
+    const { join: propsJoin, properties } = actorPropertiesJoin(env.project.id, request.funnel)
     const matches = request.propertyValues.map((p) => sql`coalesce(${hooks.textInList(namedPropertyText(hooks, properties, p.key), p.values)}, false)`)
     actors = sql`select cast(ca.tgt as varchar) as a, 1 as n from ca ${propsJoin} where ${side} and ${join(matches, ' and ')}`
   } else {

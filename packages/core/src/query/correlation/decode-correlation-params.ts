@@ -49,9 +49,8 @@ export function hasNoSteps(input: unknown): boolean {
  * `event_with_properties` without `funnel_correlation_event_names` (PostHog's messages).
  */
 export function decodeCorrelationRequest(input: unknown): CorrelationRequest {
+  // Aggregated by a HogQL expression, the actors are its values (see actorEvents, actorPropertiesJoin).
   const decoded = decodeFunnelRequest(input)
-  // Correlation's persons and their properties are read by target; a target that is an expression's value has none.
-  if (decoded.aggregateByHogql !== null) throw invalid('funnel_aggregate_by_hogql', 'correlation of a funnel aggregated by a HogQL expression is not supported; aggregate by persons or a group type')
   const funnel = { ...decoded, breakdown: null, viz: 'steps' as const }
   const params = decoded.params
   const rawType = params.funnel_correlation_type
