@@ -229,6 +229,60 @@ export function cohortBehaviorCases(target: ConformanceTarget): void {
       })
     }, 120_000)
 
+    conformanceCase(target, 'regularly over 500 months and 401 years: each event in its whole months back from now', async () => {
+      await withEngine(target, async (s, org) => {
+        const at = (distinctId: string, iso: string): Event => ({ distinctId, event: '$pageview', timestamp: iso, properties: {} })
+        // Months back from NOW (1 Mar 2026 12:00 UTC): W(k months) = 1 (Mar - k) 12:00 UTC; period p = (W(p + 1), W(p)].
+        // W(500) = 1 Jul 1984 12:00 (2026 * 12 + 2 - 500 = 1984 * 12 + 6), the range's open start.
+        // m1: 1 Feb 2026 12:00:01 (p 0), 1 Feb 12:00:00 (= W(1): p 1), 1 Jul 1984 12:00:01 (p 499): 3 periods.
+        // m2: 1 Feb 2026 12:00 (p 1), 1 Jan 2026 12:00 (= W(2): p 2), 1 Jul 1984 12:00 (= W(500): outside): 2 periods.
+        // m3: 29 Feb 2024 23:00 (after W(25) = 1 Feb 2024 12:00, before W(24) = 1 Mar 2024 12:00: p 24), 1 Mar 2024 12:00 (= W(24): p 24),
+        //     1 Mar 2024 12:00:01 (p 23): 2 periods, two events in p 24.
+        let x = await example(s, org, { m1: {}, m2: {}, m3: {} }, [
+          at('m1', '2026-02-01T12:00:01Z'),
+          at('m1', '2026-02-01T12:00:00Z'),
+          at('m1', '1984-07-01T12:00:01Z'),
+          at('m2', '2026-02-01T12:00:00Z'),
+          at('m2', '2026-01-01T12:00:00Z'),
+          at('m2', '1984-07-01T12:00:00Z'),
+          at('m3', '2024-02-29T23:00:00Z'),
+          at('m3', '2024-03-01T12:00:00Z'),
+          at('m3', '2024-03-01T12:00:01Z'),
+        ])
+        const regularly = (operator: string, operator_value: number, time_value: number, time_interval: string, total_periods: number, min_periods: number) =>
+          and(pageview({ value: 'performed_event_regularly', operator, operator_value, time_value, time_interval, total_periods, min_periods }))
+        // At least one in 3 of 500 months: m1.
+        expect(await x.members(regularly('gte', 1, 1, 'month', 500, 3))).toEqual(['m1'])
+        // Exactly 2 in some month: m3 (p 24).
+        expect(await x.members(regularly('eq', 2, 1, 'month', 500, 1))).toEqual(['m3'])
+        // None in 498 of 500 months (empty months count): m2 (498 empty), m3 (498); m1 has 497.
+        expect(await x.members(regularly('lt', 1, 1, 'month', 500, 498))).toEqual(['m2', 'm3'])
+        // Periods of 2 months, p = (W(2(p + 1)), W(2p)] = floor(months back / 2): m1 0, 0, 249; m2 0, 1; m3 12, 12, 11.
+        // At least 2 events in some period: m1 (p 0) and m3 (p 12).
+        expect(await x.members(regularly('gte', 2, 2, 'month', 250, 1))).toEqual(['m1', 'm3'])
+
+        // Years back: W(k years) = 1 Mar (2026 - k) 12:00 UTC; W(401) = 1 Mar 1625 12:00 (the old budget was 400).
+        // y1: 28 Feb 2026 (p 0), 1 Mar 2025 12:00 (= W(1): p 1), 31 Dec 1969 23:59:59 (after W(57) = 1 Mar 1969 12:00: p 56): 3 periods.
+        // y2: 1 Mar 1625 12:00:01 (p 400). y3: 31 Dec 1969 23:59:59 and 1 Mar 1969 12:00:01 (both p 56), 1 Mar 1969 12:00 (= W(57): p 57).
+        x = await example(s, org, { y1: {}, y2: {}, y3: {} }, [
+          at('y1', '2026-02-28T00:00:00Z'),
+          at('y1', '2025-03-01T12:00:00Z'),
+          at('y1', '1969-12-31T23:59:59Z'),
+          at('y2', '1625-03-01T12:00:01Z'),
+          at('y3', '1969-12-31T23:59:59Z'),
+          at('y3', '1969-03-01T12:00:01Z'),
+          at('y3', '1969-03-01T12:00:00Z'),
+        ])
+        // At least one in 3 of 401 years: y1. In 1 of them: all three (y2's event is inside W(401)).
+        expect(await x.members(regularly('gte', 1, 1, 'year', 401, 3))).toEqual(['y1'])
+        expect(await x.members(regularly('gte', 1, 1, 'year', 401, 1))).toEqual(['y1', 'y2', 'y3'])
+        // Exactly 2 in a year: y3 (p 56). In periods of 2 years, p = floor(years back / 2): y1 has 28 Feb 2026 and 1 Mar 2025 in p 0, y3 all three in p 28.
+        expect(await x.members(regularly('eq', 2, 1, 'year', 401, 1))).toEqual(['y3'])
+        expect(await x.members(regularly('eq', 2, 2, 'year', 200, 1))).toEqual(['y1'])
+        expect(await x.members(regularly('eq', 3, 2, 'year', 200, 1))).toEqual(['y3'])
+      })
+    }, 120_000)
+
     conformanceCase(target, 'explicit datetimes, negations, first time of an action, and what is refused', async () => {
       await withEngine(target, async (s, org) => {
         // test_performed_event: explicit_datetime -1w reads as W(1 week) = 22 Feb 12:00; p1's pageview 2 days ago is after it, p2's 9 days ago is not.
@@ -347,8 +401,8 @@ export function cohortBehaviorCases(target: ConformanceTarget): void {
           [pageview({ value: 'performed_event_first_time', time_value: 1, time_interval: 'day', explicit_datetime: '-3d' }), 'explicit_datetime'],
           [pageview({ value: 'performed_event_first_time', time_value: 1, time_interval: 'day', explicit_datetime_to: '-1d' }), 'explicit_datetime_to'],
           [pageview({ value: 'performed_event', explicit_datetime: '-3d', explicit_datetime_to: 'next week' }), 'explicit_datetime_to'],
-          // Each calendar period is a term of the SQL: at most 400 months or years (PostHog has no bound).
-          [pageview({ value: 'performed_event_regularly', operator: 'gte', operator_value: 1, time_value: 1, time_interval: 'month', min_periods: 1, total_periods: 401 }), 'total_periods'],
+          // The general budget: time_value times total_periods is at most 1,000,000 (PostHog has no bound).
+          [pageview({ value: 'performed_event_regularly', operator: 'gte', operator_value: 1, time_value: 2, time_interval: 'month', min_periods: 1, total_periods: 500_001 }), 'total_periods'],
           [pageview({ value: 'performed_event', explicit_datetime: '3000-01-01' }), 'explicit_datetime'],
           [pageview({ value: 'performed_event_sequence', time_value: 8, time_interval: 'day', seq_event: '$x', seq_time_value: 1, seq_time_interval: 'fortnight' }), 'seq_time_interval'],
           [pageview({ value: 'performed_event_sequence', time_value: 8, time_interval: 'day', seq_event: 9999, seq_event_type: 'actions', seq_time_value: 1, seq_time_interval: 'day' }), 'seq_event'],

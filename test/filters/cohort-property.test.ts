@@ -113,8 +113,8 @@ const world = fc.record({
 /**
  * One criterion over dense events: the bounds the sparse worlds above rarely
  * decide. An explicit range of performed_event(_multiple) with or without
- * explicit_datetime_to, regularly over up to 100 periods (most of them empty,
- * which lt and lte count), or a sequence within calendar months, its events on
+ * explicit_datetime_to, regularly over up to 100 periods of hours, days or
+ * calendar months (most of them empty, which lt and lte count), or a sequence within calendar months, its events on
  * pairs a month and 30 days tell apart (31 Jan 13:00 (1415) to 2 Mar 08:00
  * (700); 28 Feb 13:00 (743) to 29 Mar 12:00 (48)).
  */
@@ -148,7 +148,8 @@ const denseRegularly: fc.Arbitrary<RefCriterion> = fc
   .record({
     key: fc.constantFrom('buy', 'view'),
     time_value: fc.integer({ min: 1, max: 2 }),
-    time_interval: fc.constantFrom('hour', 'day') as fc.Arbitrary<Unit>,
+    // Months too: NOW is 31 March, so period edges fall on clamped days (28 Feb 12:00 (744), 31 Jan 12:00 (1416)).
+    time_interval: fc.constantFrom('hour', 'day', 'month') as fc.Arbitrary<Unit>,
     operator,
     operator_value: fc.integer({ min: 1, max: 2 }),
     total_periods: fc.constantFrom(3, 30, 100),

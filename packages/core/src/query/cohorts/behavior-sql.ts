@@ -8,6 +8,7 @@ import { compilePropertyFilters } from '../filters/compile-property-filters.js'
 import type { PropertyCondition, PropertyFilters, PropertyGroup } from '../filters/property-filters.js'
 import type { BehavioralNode, Behavior, CohortEntity, CountComparison, RelativeSpan } from './behavioral-criterion.js'
 import { windowStart } from './behavioral-window.js'
+import { monthPeriodsSql } from './month-periods-sql.js'
 import type { CohortScope } from './cohort-scope.js'
 import type { CohortCatalog } from './load-cohorts.js'
 import { personOverrideJoin, personUuidOf } from '../scope/event-scope.js'
@@ -77,15 +78,13 @@ export function performers(node: BehavioralNode, c: BehaviorCompiling): RawBuild
     }
     case 'regularly': {
       const inRange = rows((t) => [sql<SqlBool>`${t} > ${at(W(b.span, b.totalPeriods))}`, sql<SqlBool>`${t} <= ${at(now)}`])
-      if (b.span.unit === 'month' || b.span.unit === 'year') {
-        // Calendar periods have no fixed length: one term per period (at most MAX_CALENDAR_PERIODS).
-        const periods = Array.from({ length: b.totalPeriods }, (_, p) => {
-          const inPeriod = sql<SqlBool>`${ts} > ${at(W(b.span, p + 1))} and ${ts} <= ${at(W(b.span, p))}`
-          return sql`(case when ${compare(countIf(inPeriod), b.comparison, b.count)} then 1 else 0 end)`
-        })
-        return grouped(inRange, sql<SqlBool>`(${sql.join(periods, sql` + `)}) >= ${b.minPeriods}`)
-      }
-      return regularlyByIndex(b, inRange, c, n, now)
+      const { unit, value } = b.span
+      // Calendar months and years have no fixed length: each event's whole months back from now, by its UTC date.
+      const periods =
+        unit === 'month' || unit === 'year'
+          ? monthPeriodsSql(inRange, now, unit === 'year' ? value * 12 : value, c.scope.hooks, n)
+          : fixedPeriods(inRange, value * MICROS[unit], c, n, now)
+      return regularly(b, periods, n)
     }
     case 'sequence':
       return sequence(b, rows, c, n, now, W(b.span))
@@ -93,25 +92,34 @@ export function performers(node: BehavioralNode, c: BehaviorCompiling): RawBuild
 }
 
 /**
- * `regularly` over periods of a fixed length L = `span`: an event at `ts`
- * (in the range, `ts <= now`) is in period `p = floor((now - ts) / L)`,
- * which is exactly `(W(L(p + 1)), W(Lp)]`. The periods with events are
- * counted per person and compared; the periods without any (`total` minus
- * those) meet the comparison when zero does (`lt`, `lte` of any count). So
- * the SQL is the same size whatever `total_periods`. A window clamped at the
- * year 1000 (`windowStart`) holds no event, as its periods in PostHog hold none.
+ * `select person_uuid, p` from `rows` (`ts <= now`): an event at `ts` is in
+ * period `p = floor((now - ts) / length)`, which is exactly
+ * `(W(length (p + 1)), W(length p)]`.
  */
-function regularlyByIndex(b: Extract<Behavior, { type: 'regularly' }>, inRange: RawBuilder<unknown>, c: BehaviorCompiling, n: number, now: Date): RawBuilder<unknown> {
+function fixedPeriods(rows: RawBuilder<unknown>, length: number, c: BehaviorCompiling, n: number, now: Date): RawBuilder<unknown> {
   const { epochMicros, intDiv } = c.scope.hooks
-  const [r, q, g] = [sql.raw(`cr${n}`), sql.raw(`cq${n}`), sql.raw(`cg${n}`)]
-  const length = b.span.value * MICROS[b.span.unit as keyof typeof MICROS]
+  const r = sql.raw(`cr${n}`)
   const period = intDiv(sql<number>`(cast(${dateToMicros(now)} as bigint) - ${epochMicros(sql`${r}.ts`)})`, sql<number>`cast(${length} as bigint)`)
+  // The period is a column before it is grouped by: its bound parameters would make two spellings of it differ.
+  return sql`select ${r}.person_uuid, ${period} as p from (${rows}) as ${r}`
+}
+
+/**
+ * `regularly` from each event's period `p` (`periods`: `person_uuid, p`,
+ * `p < total_periods`, fixedPeriods or monthPeriodsSql): the periods with
+ * events are counted per person and compared; the periods without any
+ * (`total` minus those) meet the comparison when zero does (`lt`, `lte` of
+ * any count). So the SQL is the same size whatever `total_periods`. A
+ * window clamped at the year 1000 (`windowStart`) holds no event, as its
+ * periods in PostHog hold none.
+ */
+function regularly(b: Extract<Behavior, { type: 'regularly' }>, periods: RawBuilder<unknown>, n: number): RawBuilder<unknown> {
+  const [q, g] = [sql.raw(`cq${n}`), sql.raw(`cg${n}`)]
   const zeroMeets = { '>=': 0 >= b.count, '>': 0 > b.count, '<=': 0 <= b.count, '<': 0 < b.count, '=': 0 === b.count }[b.comparison]
   const met = sql`sum(case when ${compare(sql`${g}.n`, b.comparison, b.count)} then 1 else 0 end)`
   const empty = zeroMeets ? sql` + (cast(${b.totalPeriods} as bigint) - count(*))` : sql``
-  // The period is a column before it is grouped by: its bound parameters would make two spellings of it differ.
   return sql`select ${g}.person_uuid from (
-      select ${q}.person_uuid, ${q}.p, count(*) as n from (select ${r}.person_uuid, ${period} as p from (${inRange}) as ${r}) as ${q} group by ${q}.person_uuid, ${q}.p
+      select ${q}.person_uuid, ${q}.p, count(*) as n from (${periods}) as ${q} group by ${q}.person_uuid, ${q}.p
     ) as ${g} group by ${g}.person_uuid having ${met}${empty} >= ${b.minPeriods}`
 }
 

@@ -79,11 +79,6 @@ const COUNTED = ['performed_event', 'performed_event_multiple']
 const INTERVALS: ReadonlyArray<string> = ['minute', 'hour', 'day', 'week', 'month', 'year']
 /** Bounds a window and a count to what a timestamp and a 64-bit count can hold. */
 export const MAX_COUNT = 1_000_000
-/**
- * Calendar periods (months, years) are a term each of the compiled condition:
- * bounded so the SQL stays small. Periods of a fixed length are unbounded.
- */
-export const MAX_CALENDAR_PERIODS = 400
 
 const fail = (path: Path, message: string): never => {
   throw new ValidationError([{ path, message }], { context: 'invalid cohort filters' })
@@ -140,9 +135,6 @@ export function parseBehavioral(c: CohortCriterion, negated: boolean, path: Path
       const totalPeriods = countOf(c.total_periods, at('total_periods'))
       if (minPeriods > totalPeriods) fail(at('min_periods'), `min_periods (${minPeriods}) cannot be greater than total_periods (${totalPeriods})`)
       const s = span(c.time_value, c.time_interval, path, 'time')
-      if ((s.unit === 'month' || s.unit === 'year') && totalPeriods > MAX_CALENDAR_PERIODS) {
-        fail(at('total_periods'), `total_periods is at most ${MAX_CALENDAR_PERIODS} for periods of months or years`)
-      }
       if (s.value * totalPeriods > MAX_COUNT) fail(at('total_periods'), `time_value times total_periods is at most ${MAX_COUNT}`)
       return node({ type: 'regularly', span: s, comparison: comparison(c.operator, at('operator')), count: countOf(c.operator_value, at('operator_value')), minPeriods, totalPeriods })
     }
