@@ -1,12 +1,11 @@
 import { sql } from 'kysely'
 import type { FunnelPlan } from '../funnel-plan.js'
 import { carriesRunValue, eventPlan, partitionCols, runCols, runNames } from './run-key.js'
-import { bit, cols, hasBit, hasBitValue, id, int, join, sameCols, type Sql } from './sql-kit.js'
+import { bit, cols, hasBit, hasBitValue, id, int, join, nullOf, sameCols, type Sql } from './sql-kit.js'
 
 /** `kind` of an occurrence row. */
 export const P = 1
 export const X = 2
-export const C = 3
 
 /**
  * `grp`: each run's events, flagged `multi` when several events share a
@@ -15,18 +14,37 @@ export const C = 3
  */
 export function groupsSql(plan: FunnelPlan): Sql {
   const base = eventPlan(plan)
+  if (plan.order === 'strict') {
+    // `cmp` found the split instants and numbered the events; a split instant's codes are ordered by step, then
+    // event (occurrencesSql), so its few events get their place in it (`pos` of `isize`, from its first `ifirst`).
+    const inst = sql`(partition by ${runCols(base)}, ts)`
+    const none = nullOf('bigint')
+    return sql`select c.*, ${none} as ifirst, ${none} as isize, ${none} as pos from cmp as c where c.multi = 0
+      union all
+      select c.*, min(er) over ${inst}, count(*) over ${inst}, row_number() over (partition by ${runCols(base)}, ts order by fs, uuid) - 1 from cmp as c where c.multi = 1`
+  }
+  return sql`select r.*, ${multiOf(plan)} from runs as r${splitJoin(plan, sql`runs`)}`
+}
+
+/** `multi` of the rows `r` of a run's events: 1 in a split instant, 0 elsewhere and always in trends (see splitJoin). */
+const multiOf = (plan: FunnelPlan): Sql => (plan.trends ? sql`0 as multi` : sql`(case when m.ts is null then 0 else 1 end) as multi`)
+
+/**
+ * The join that finds the split instants of `source` for its rows `r`, as `m`. trends.rs takes events sharing a
+ * timestamp one by one: none there. Otherwise the (few) split instants are found by grouping and joined back:
+ * cheaper than a sort of every event by instant.
+ */
+function splitJoin(plan: FunnelPlan, source: Sql): Sql {
+  if (plan.trends) return sql``
+  const base = eventPlan(plan)
   const run = runCols(base)
-  const source = plan.order === 'strict' ? sql`cmp` : sql`runs`
-  // trends.rs takes events sharing a timestamp one by one. Otherwise the (few) split instants are found by
-  // grouping and joined back: cheaper than a sort of every event by instant.
-  if (plan.trends) return sql`select r.*, 0 as multi from ${source} as r`
   const split = sql`select ${run}, ts from ${source} as s group by ${run}, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))`
-  return sql`select r.*, (case when m.ts is null then 0 else 1 end) as multi from ${source} as r left join (${split}) as m on ${sameCols(runNames(base), 'm', 'r')} and m.ts = r.ts`
+  return sql` left join (${split}) as m on ${sameCols(runNames(base), 'm', 'r')} and m.ts = r.ts`
 }
 
 /**
- * `cmp` (strict funnels): their events, every one of the scope, without the
- * redundant resets. An event matching nothing only resets the paths, so it
+ * `spn` and `cmp` (strict funnels): their events, every one of the scope
+ * within the spans below, then without the redundant resets. An event matching nothing only resets the paths, so it
  * matters only between a run's first step-0 event and its last step or
  * exclusion event (inclusive: one at those instants makes them split
  * instants): before, no path exists; after, nothing extends one. Runs
@@ -34,75 +52,86 @@ export function groupsSql(plan: FunnelPlan): Sql {
  * of such events in that span, each alone at its instant (so in no split
  * instant), the first does all the others would, so only it is kept. One
  * sort, of the events inside the spans only (the sort of every event by
- * person was most of a strict funnel).
+ * person was most of a strict funnel), which also finds the split instants
+ * (`multi`, as groupsSql), numbers the events in processing order (`er`) and
+ * counts the resets before each (`r0..`; see occurrencesSql). A dropped
+ * event's reset is never the only one between two rows: the blank kept just
+ * before it lies between them too.
  */
-export function compactedSql(plan: FunnelPlan): Sql {
+export function compactedCtes(plan: FunnelPlan): Array<readonly [string, Sql]> {
   const base = eventPlan(plan)
   const run = runCols(base)
   const spans = sql`select ${run}, min(case when ${hasBit(sql`sm`, 0)} then ts end) as lo, max(ts) as hi from runs where sm <> 0 or xm <> 0 group by ${run}`
   const inSpan = sql`select r.* from runs as r join (${spans}) as sp on ${sameCols(runNames(base), 'sp', 'r')} where r.ts >= sp.lo and r.ts <= sp.hi`
-  return sql`select * from (
+  const order = sql`partition by ${partitionCols(base)} order by ts, fs, uuid`
+  // Resets before each event (a split instant resets nothing), by the step they clear: see occurrencesSql.
+  const resets = Array.from({ length: plan.n }, (_, k) => {
+    const clears = sql`(case when multi = 0 and not ${hasBit(sql`sm`, k)} then 1 else 0 end)`
+    return sql`sum(${clears}) over (${order} rows between unbounded preceding and current row) - ${clears} as ${id(`r${k}`)}`
+  })
+  const cmp = sql`select * from (
       select r.*, lag(ts) over w as pts, lag(ts, 2) over w as ppts, lead(ts) over w as nts,
-        lag(case when sm = 0 and xm = 0 then 1 else 0 end) over w as pblank
-      from (${inSpan}) as r window w as (partition by ${partitionCols(base)} order by ts, fs, uuid)
+        lag(case when sm = 0 and xm = 0 then 1 else 0 end) over w as pblank, row_number() over w as er, ${join(resets)}
+      from (select r.*, ${multiOf(plan)} from spn as r${splitJoin(plan, sql`spn`)}) as r window w as (${order})
     ) as c where not (sm = 0 and xm = 0 and pblank = 1 and pts < ts and (nts is null or nts > ts) and (ppts is null or ppts < pts))`
+  return [
+    ['spn', inSpan],
+    ['cmp', cmp],
+  ]
 }
 
 /**
  * `occ`: what the ordered and strict algorithm processes, one row each, in
  * its processing order `seq` (per run): a step code (`kind` P, `lvl` = the
- * 1-based step), an exclusion code (X, `lvl` = the gap j: it hits the path
- * that completed j steps) and, for strict funnels, the reset after each event
- * (C, `mask` = the event's steps). Within one timestamp, events go by lowest
- * step then uuid; an event's codes go exclusions first (gap descending), then
- * steps from the highest down, then its reset; a split instant (`multi`)
- * goes by step, then event, without exclusions or resets.
+ * 1-based step) and an exclusion code (X, `lvl` = the gap j: it hits the path
+ * that completed j steps). Within one timestamp, events go by lowest step
+ * then uuid; an event's codes go exclusions first (gap descending), then
+ * steps from the highest down; a split instant (`multi`) goes by step, then
+ * event, without exclusions.
+ *
+ * Strict funnels also reset, after each event outside a split instant, the
+ * paths of the steps it does not match. Those resets are not rows here: each
+ * code carries `r0..r{n-1}`, the resets before its event by events not
+ * matching step k+1 (0-based bit k), counted once in `cmp`. A path that
+ * completed k+1 steps is alive at a code while that count has not moved since
+ * the path's own code, so each level's pass holds only paths and codes (with
+ * reset rows, a frequent step put nearly every event through every level's
+ * sort). And `cmp` numbered the events in this order (`er`), so a strict
+ * code's `seq` is computed, not sorted: `er * 2^31` plus its place among its
+ * event's codes, or within its split instant. (2^31 bounds both the events of
+ * one run and the codes of one split instant; seq stays below 2^62.)
  */
 export function occurrencesSql(plan: FunnelPlan): Sql {
   plan = eventPlan(plan)
   const n = plan.n
+  const strict = plan.order === 'strict'
   const levels = sql`(values ${join(Array.from({ length: n }, (_, i) => sql`(${int(i + 1)}, ${int(bit(i))})`))}) as lv(l, bv)`
   const b = join(cols('b', plan.dims, 'g'))
-  const common = sql`${runCols(plan, 'g')}, g.ts, g.uuid, g.fs, g.multi, g.sm as mask, ${b}`
+  const common = sql`${runCols(plan, 'g')}, g.ts, g.uuid, g.fs, g.multi, g.sm as mask, ${b}${strict ? sql`, ${join(cols('r', n, 'g'))}` : sql``}`
+  // Sort keys (k1, k2, uuid, k3) after ts, or (strict) the computed seq.
+  const place = (k1: Sql, k2: Sql, k3: Sql, strictSeq: Sql) => (strict ? sql`${strictSeq} as seq` : sql`${k1} as k1, ${k2} as k2, ${k3} as k3`)
+  const S = int(2 ** 31)
   const branches: Sql[] = [
-    sql`select ${common}, ${int(P)} as kind, lv.l as lvl,
-      (case when g.multi = 1 then lv.l else g.fs end) as k1, (case when g.multi = 1 then g.fs else 0 end) as k2,
-      (case when g.multi = 1 then 0 else ${int(2 * n)} - lv.l end) as k3
+    sql`select ${common}, ${int(P)} as kind, lv.l as lvl, ${place(
+      sql`(case when g.multi = 1 then lv.l else g.fs end)`,
+      sql`(case when g.multi = 1 then g.fs else 0 end)`,
+      sql`(case when g.multi = 1 then 0 else ${int(2 * n)} - lv.l end)`,
+      sql`(case when g.multi = 1 then g.ifirst * ${S} + (lv.l - 1) * g.isize + g.pos else g.er * ${S} + ${int(2 * n)} - lv.l end)`,
+    )}
       from grp as g cross join ${levels} where ${hasBitValue(sql`g.sm`, sql`lv.bv`)}`,
   ]
   if (plan.gaps.some((g) => g)) {
     const gaps = plan.gaps.map((covered, j) => (covered ? j : 0)).filter((j) => j > 0)
     const gapValues = sql`(values ${join(gaps.map((j) => sql`(${int(j)}, ${int(bit(j - 1))})`))}) as gv(j, bv)`
-    branches.push(sql`select ${common}, ${int(X)}, gv.j, g.fs, 0, ${int(n)} - gv.j from grp as g cross join ${gapValues} where g.multi = 0 and ${hasBitValue(sql`g.xm`, sql`gv.bv`)}`)
+    branches.push(
+      sql`select ${common}, ${int(X)}, gv.j, ${place(sql`g.fs`, sql`0`, sql`${int(n)} - gv.j`, sql`g.er * ${S} + ${int(n)} - gv.j`)}
+        from grp as g cross join ${gapValues} where g.multi = 0 and ${hasBitValue(sql`g.xm`, sql`gv.bv`)}`,
+    )
   }
-  if (plan.order === 'strict') {
-    branches.push(sql`select ${common}, ${int(C)}, 0, g.fs, 0, ${int(2 * n)} from grp as g where g.multi = 0`)
-  }
-  const order = sql`partition by ${partitionCols(plan, 'o')} order by o.ts, o.k1, o.k2, o.uuid, o.k3`
-  return sql`select o.*, row_number() over (${order}) as seq${plan.order === 'strict' ? sql`, ${strictResets(n, order)}` : sql``}
-    from (${join(branches, '\nunion all\n')}) as o`
-}
-
-/**
- * Strict funnels: `r0..r{n-1}`, on each row the number of resets so far
- * (this row included) by events not matching step k+1 (0-based bit k). A
- * path that completed k+1 steps dies at such a reset, so a code finds the
- * path it meets alive when the count has not moved since the path's own row.
- * Each level's pass reads these counts on its rows instead of carrying every
- * reset through its own window: the resets are counted once, here, in the
- * window that numbers `seq` (one sort), and the passes hold only paths, step
- * and exclusion codes (a strict funnel with a frequent step put nearly every
- * event through every level's sort). Counts, not the latest reset's `seq`,
- * because `seq` is numbered in this same window.
- */
-function strictResets(n: number, order: Sql): Sql {
-  return join(
-    Array.from(
-      { length: n },
-      (_, k) =>
-        sql`sum(case when o.kind = ${int(C)} and not ${hasBit(sql`o.mask`, k)} then 1 else 0 end) over (${order} rows between unbounded preceding and current row) as ${id(`r${k}`)}`,
-    ),
-  )
+  const codes = join(branches, '\nunion all\n')
+  if (strict) return codes
+  return sql`select o.*, row_number() over (partition by ${partitionCols(plan, 'o')} order by o.ts, o.k1, o.k2, o.uuid, o.k3) as seq
+    from (${codes}) as o`
 }
 
 /**

@@ -1,6 +1,6 @@
 import { sql, type Expression } from 'kysely'
 import type { FunnelPlan } from '../funnel-plan.js'
-import { C, compactedSql, firstLevelSql, groupsSql, occurrencesSql, P } from './ordered-occurrences-sql.js'
+import { compactedCtes, firstLevelSql, groupsSql, occurrencesSql, P } from './ordered-occurrences-sql.js'
 import { levelSql } from './ordered-level-sql.js'
 import { eventPlan, partitionCols, runCols, runNames } from './run-key.js'
 import { id, int, join, sameCols, type Sql } from './sql-kit.js'
@@ -31,17 +31,16 @@ export function orderedTrendCtes(plan: FunnelPlan, periodOf: (ts: Expression<num
   const W = int(plan.windowMicros)
   const strict = plan.order === 'strict'
   const ctes: Array<readonly [string, Sql]> = [
-    ...(plan.order === 'strict' ? [['cmp', compactedSql(plan)] as const] : []),
+    ...(plan.order === 'strict' ? compactedCtes(plan) : []),
     ['grp', groupsSql(plan)],
     ['occ0', sql`select o.*, ${periodOf(sql.ref('o.ts'))} as eper from (${occurrencesSql(base)}) as o`],
     ['t1', firstLevelSql(plan)],
     [
       'occ',
-      // Each period's stream: the codes after its first step-0 event, without step 0 and (strict) the resets, which
-      // the codes carry as counts (occurrencesSql).
+      // Each period's stream: the codes after its first step-0 event, but step 0 (strict: with their reset counts).
       sql`select ${runCols(base, 'o')}, pp.per, o.ts, o.uuid, o.fs, o.multi, o.mask, ${join(Array.from({ length: plan.dims }, (_, i) => id(`o.b${i}`)))}, o.kind, o.lvl, o.seq${strict ? sql`, ${join(Array.from({ length: n }, (_, k) => id(`o.r${k}`)))}` : sql``}
         from occ0 as o join (select ${baseRun}, per, min(seq) as fseq from t1 group by ${baseRun}, per) as pp on ${sameCols(runNames(base), 'pp', 'o')}
-        where o.seq > pp.fseq and not (o.kind = ${int(P)} and o.lvl = 1)${strict ? sql` and o.kind <> ${int(C)}` : sql``}`,
+        where o.seq > pp.fseq and not (o.kind = ${int(P)} and o.lvl = 1)`,
     ],
   ]
   const tall: Sql[] = [sql`select ${runCols(plan)}, 1 as lvl, seq, t1 as ets, 0 as fx from t1`]
