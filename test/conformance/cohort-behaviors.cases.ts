@@ -283,6 +283,71 @@ export function cohortBehaviorCases(target: ConformanceTarget): void {
       })
     }, 120_000)
 
+    conformanceCase(target, 'event_filters and explicit datetimes on the other behaviors, as HogQLCohortQuery reads them', async () => {
+      await withEngine(target, async (s, org) => {
+        // f1: a free pageview 10 days ago (19 Feb 12:00 UTC), a pro one 2 days ago. f2: a pro one 2 days ago.
+        // f3: a free one 2 days ago, a pro one 1 day ago.
+        let x = await example(s, org, { f1: {}, f2: {}, f3: {} }, [
+          ev('f1', '$pageview', 10 * DAY, { plan: 'free' }),
+          ev('f1', '$pageview', 2 * DAY, { plan: 'pro' }),
+          ev('f2', '$pageview', 2 * DAY, { plan: 'pro' }),
+          ev('f3', '$pageview', 2 * DAY, { plan: 'free' }),
+          ev('f3', '$pageview', DAY, { plan: 'pro' }),
+        ])
+        const pro = [{ key: 'plan', value: 'pro' }]
+        const firstTime = (extra: Record<string, unknown>) => and(pageview({ value: 'performed_event_first_time', ...extra }))
+        // First time in the last week: f2 and f3 (f1's first is 10 days ago).
+        expect(await x.members(firstTime({ time_value: 1, time_interval: 'week' }))).toEqual(['f2', 'f3'])
+        // With event filters (first_time_for_user: the earliest pageview, which must be pro): f2; f3's first is free,
+        // and f1's first pro pageview is in the week but is not its first pageview.
+        expect(await x.members(firstTime({ time_value: 1, time_interval: 'week', event_filters: pro }))).toEqual(['f2'])
+        // explicit_datetime -3d (26 Feb 12:00 UTC) instead of the week: f2, f3. From -12d to -5d (17 to 24 Feb 12:00): f1's first
+        // (19 Feb); time_value is not read beside it.
+        expect(await x.members(firstTime({ time_value: 1, time_interval: 'day', explicit_datetime: '-3d' }))).toEqual(['f2', 'f3'])
+        expect(await x.members(firstTime({ explicit_datetime: '-12d', explicit_datetime_to: '-5d' }))).toEqual(['f1'])
+        // explicit_datetime_to alone is not read: the week.
+        expect(await x.members(firstTime({ time_value: 1, time_interval: 'week', explicit_datetime_to: '-5d' }))).toEqual(['f2', 'f3'])
+
+        // Stopped (some in the 2 weeks before the last week, none in the last week), of the free pageviews: f1 (free 10 days
+        // ago; its pageview 2 days ago is pro; f3's free one is 2 days ago). Without filters no one: each has a pageview in the last week.
+        const stopped = (extra: Record<string, unknown>) =>
+          and(pageview({ value: 'stopped_performing_event', time_value: 2, time_interval: 'week', seq_time_value: 1, seq_time_interval: 'week', ...extra }))
+        expect(await x.members(stopped({}))).toEqual([])
+        expect(await x.members(stopped({ event_filters: [{ key: 'plan', value: 'free' }] }))).toEqual(['f1'])
+        // An explicit range is not read on stopped (HogQLCohortQuery would put it on both of its ranges: always empty).
+        expect(await x.members(stopped({ event_filters: [{ key: 'plan', value: 'free' }], explicit_datetime: '-30d' }))).toEqual(['f1'])
+
+        // Neither restarted nor regularly reads them (in both PostHog queries): the same members with them.
+        // Restarted: some at or before W(1 week), none in (W(1 week), W(3 days)], some since: f1.
+        const restarted = (extra: Record<string, unknown>) =>
+          and(pageview({ value: 'restarted_performing_event', time_value: 1, time_interval: 'week', seq_time_value: 3, seq_time_interval: 'day', ...extra }))
+        expect(await x.members(restarted({}))).toEqual(['f1'])
+        expect(await x.members(restarted({ event_filters: pro, explicit_datetime: '-30d', explicit_datetime_to: '-20d' }))).toEqual(['f1'])
+        // Regularly: at least one a day on 1 of the last 3 days: everyone (with the filter read it would be f2 and f3; with the range, f1).
+        const regularly = (extra: Record<string, unknown>) =>
+          and(pageview({ value: 'performed_event_regularly', operator: 'gte', operator_value: 1, time_value: 1, time_interval: 'day', total_periods: 3, min_periods: 1, ...extra }))
+        expect(await x.members(regularly({ event_filters: [{ key: 'plan', value: 'none' }], explicit_datetime: '-12d', explicit_datetime_to: '-5d' }))).toEqual(['f1', 'f2', 'f3'])
+
+        // Sequences: s1 a pageview 10 days ago then a $new_view an hour later; s2 the same 2 days ago.
+        x = await example(s, org, { s1: {}, s2: {} }, [
+          ev('s1', '$pageview', 10 * DAY),
+          ev('s1', '$new_view', 10 * DAY - HOUR),
+          ev('s2', '$pageview', 2 * DAY),
+          ev('s2', '$new_view', 2 * DAY - HOUR),
+        ])
+        const sequence = (extra: Record<string, unknown>) =>
+          and(pageview({ value: 'performed_event_sequence', seq_event: '$new_view', seq_event_type: 'events', seq_time_value: 1, seq_time_interval: 'day', ...extra }))
+        // In the last week: s2. Between -12d and -5d (the funnel's date range in HogQLCohortQuery): s1. Since -12d: both.
+        expect(await x.members(sequence({ time_value: 1, time_interval: 'week' }))).toEqual(['s2'])
+        expect(await x.members(sequence({ explicit_datetime: '-12d', explicit_datetime_to: '-5d' }))).toEqual(['s1'])
+        expect(await x.members(sequence({ time_value: 1, time_interval: 'week', explicit_datetime: '-12d' }))).toEqual(['s1', 's2'])
+        // The range ends before the $new_view: s1's pair is cut (both events must be in it).
+        expect(await x.members(sequence({ explicit_datetime: '-12d', explicit_datetime_to: ago(10 * DAY - 30 * MINUTE) }))).toEqual([])
+        // Event filters are not read on sequences (the funnel's steps carry none): still s2.
+        expect(await x.members(sequence({ time_value: 1, time_interval: 'week', event_filters: [{ key: 'plan', value: 'none' }] }))).toEqual(['s2'])
+      })
+    }, 120_000)
+
     conformanceCase(target, 'explicit datetimes, negations, first time of an action, and what is refused', async () => {
       await withEngine(target, async (s, org) => {
         // test_performed_event: explicit_datetime -1w reads as W(1 week) = 22 Feb 12:00; p1's pageview 2 days ago is after it, p2's 9 days ago is not.
@@ -397,9 +462,9 @@ export function cohortBehaviorCases(target: ConformanceTarget): void {
           [pageview({ value: 'performed_event_multiple', operator: 'eq', operator_value: 0, time_value: 1, time_interval: 'week' }), 'operator_value'], // test_performed_event_zero_times_
           [pageview({ value: 'performed_event_regularly', operator: 'gte', operator_value: 1, time_value: 1, time_interval: 'day', min_periods: 4, total_periods: 3 }), 'min_periods'],
           [pageview({ value: 'performed_event_regularly', operator: 'gte', operator_value: 1, time_value: 1, time_interval: 'day', min_periods: 1 }), 'total_periods'],
-          [pageview({ value: 'performed_event_first_time', time_value: 1, time_interval: 'day', event_filters: [{ key: 'a', value: 'b' }] }), 'event_filters'],
-          [pageview({ value: 'performed_event_first_time', time_value: 1, time_interval: 'day', explicit_datetime: '-3d' }), 'explicit_datetime'],
-          [pageview({ value: 'performed_event_first_time', time_value: 1, time_interval: 'day', explicit_datetime_to: '-1d' }), 'explicit_datetime_to'],
+          // Checked where a behavior ignores them too: malformed event filters, an unreadable datetime.
+          [pageview({ value: 'restarted_performing_event', time_value: 1, time_interval: 'week', seq_time_value: 1, seq_time_interval: 'day', event_filters: [{ value: 'b' }] }), 'event_filters__0__key'],
+          [pageview({ value: 'performed_event_regularly', operator: 'gte', operator_value: 1, time_value: 1, time_interval: 'day', min_periods: 1, total_periods: 3, explicit_datetime: 'soon' }), 'explicit_datetime'],
           [pageview({ value: 'performed_event', explicit_datetime: '-3d', explicit_datetime_to: 'next week' }), 'explicit_datetime_to'],
           // The general budget: time_value times total_periods is at most 1,000,000 (PostHog has no bound).
           [pageview({ value: 'performed_event_regularly', operator: 'gte', operator_value: 1, time_value: 2, time_interval: 'month', min_periods: 1, total_periods: 500_001 }), 'total_periods'],

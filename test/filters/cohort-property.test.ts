@@ -86,7 +86,26 @@ const otherBehavioral: fc.Arbitrary<RefCriterion> = fc.oneof(
   fc.record({ value: fc.constant('performed_event_sequence' as const), time_value: fc.integer({ min: 1, max: 3 }), time_interval: fc.constantFrom('day', 'week', 'month') as fc.Arbitrary<Unit>, seq_event: fc.constantFrom('buy', 'view'), seq_time_value: fc.integer({ min: 1, max: 48 }), seq_time_interval: smallUnit }),
   // Sequence windows in calendar months after each event (events up to 95 days back, some on 29-31 January).
   fc.record({ value: fc.constant('performed_event_sequence' as const), time_value: fc.integer({ min: 1, max: 4 }), time_interval: fc.constant('month' as Unit), seq_event: fc.constantFrom('buy', 'view'), seq_time_value: fc.integer({ min: 1, max: 3 }), seq_time_interval: fc.constant('month' as Unit) }),
-).chain((c) => fc.record({ key: fc.constantFrom('buy', 'view'), negation: fc.boolean() }).map((k) => ({ type: 'behavioral' as const, ...c, ...k })))
+).chain((c) =>
+  fc
+    .record({
+      key: fc.constantFrom('buy', 'view'),
+      negation: fc.boolean(),
+      // event_filters (read by stopped; not by restarted, regularly or sequences) and an explicit range (read by first time
+      // and sequences; not by stopped, restarted or regularly). First time takes no filters here: a tie at a person's first
+      // instant would leave which event is first to the uuids.
+      pro: fc.boolean().map((b) => b && c.value !== 'performed_event_first_time'),
+      explicit: fc.option(fc.tuple(fc.constantFrom(72, 744, 2160, 2), fc.option(fc.constantFrom(-2, 1, 2, 24, 48), { nil: undefined })), { nil: undefined }),
+    })
+    .map(({ pro, explicit, ...k }) => ({
+      type: 'behavioral' as const,
+      ...c,
+      ...k,
+      ...(pro && { event_filters: [{ key: 'plan', value: 'pro' }] }),
+      ...(explicit && { explicit_datetime: hoursBefore(explicit[0]) }),
+      ...(explicit?.[1] !== undefined && { explicit_datetime_to: hoursBefore(explicit[1]) }),
+    })),
+)
 
 /** Criteria for cohort number `k`, which may name cohorts 0..k-1 (by their index; ids are filled in when created). */
 const criteria = (k: number): fc.Arbitrary<RefCriteriaGroup> => {
@@ -122,6 +141,13 @@ const denseEvent = fc.record({
   who: fc.integer({ min: 0, max: 2 }),
   event: fc.constantFrom('buy', 'view'),
   hoursAgo: fc.constantFrom(-1, 1, 2, 3, 24, 47, 48, 72, 168, 700, 743, 744, 1415, 1416, 2160),
+  pro: fc.boolean(),
+})
+/** An explicit range in hours before now (explicit_datetime, and explicit_datetime_to or none), on or next to the event times. */
+const denseRange = fc.option(fc.tuple(fc.constantFrom(72, 744, 1416, 2160), fc.option(fc.constantFrom(-2, 1, 2, 24, 47, 700), { nil: undefined })), { nil: undefined })
+const explicitOf = (range: [number, number | undefined] | undefined) => ({
+  ...(range && { explicit_datetime: hoursBefore(range[0]) }),
+  ...(range?.[1] !== undefined && { explicit_datetime_to: hoursBefore(range[1]) }),
 })
 const denseCriterion: fc.Arbitrary<RefCriterion> = fc.oneof(
   fc
@@ -136,12 +162,29 @@ const denseCriterion: fc.Arbitrary<RefCriterion> = fc.oneof(
       explicit_datetime: hoursBefore(from),
       ...(to !== undefined && { explicit_datetime_to: hoursBefore(to) }),
     })),
-  fc.record({ key: fc.constantFrom('buy', 'view'), seq_event: fc.constantFrom('buy', 'view'), time_value: fc.integer({ min: 2, max: 4 }), seq_time_value: fc.integer({ min: 1, max: 2 }) }).map((c) => ({
+  fc.record({ key: fc.constantFrom('buy', 'view'), seq_event: fc.constantFrom('buy', 'view'), time_value: fc.integer({ min: 2, max: 4 }), seq_time_value: fc.integer({ min: 1, max: 2 }), range: denseRange }).map(({ range, ...c }) => ({
     type: 'behavioral' as const,
     value: 'performed_event_sequence' as const,
     ...c,
     time_interval: 'month' as Unit,
     seq_time_interval: 'month' as Unit,
+    ...explicitOf(range),
+  })),
+  // First time in an explicit range; stopped of the pro events (an explicit range there is not read).
+  fc.record({ key: fc.constantFrom('buy', 'view'), time_value: fc.integer({ min: 1, max: 3 }), range: denseRange }).map(({ range, ...c }) => ({
+    type: 'behavioral' as const,
+    value: 'performed_event_first_time' as const,
+    ...c,
+    time_interval: 'week' as Unit,
+    ...explicitOf(range),
+  })),
+  fc.record({ key: fc.constantFrom('buy', 'view'), time_value: fc.integer({ min: 2, max: 3 }), seq_time_value: fc.integer({ min: 1, max: 2 }), time_interval: fc.constantFrom('day', 'week', 'month') as fc.Arbitrary<Unit>, range: denseRange }).map(({ range, ...c }) => ({
+    type: 'behavioral' as const,
+    value: 'stopped_performing_event' as const,
+    ...c,
+    seq_time_interval: c.time_interval,
+    event_filters: [{ key: 'plan', value: 'pro' }],
+    ...explicitOf(range),
   })),
 )
 const denseRegularly: fc.Arbitrary<RefCriterion> = fc
@@ -213,19 +256,19 @@ for (const target of targets) {
       )
     }, 120_000)
 
-    it('one criterion over dense events (explicit ranges, many periods, sequences within calendar months)', async () => {
+    it('one criterion over dense events (explicit ranges, many periods, sequences within calendar months, first time, stopped)', async () => {
       await fc.assert(
         fc.asyncProperty(denseWorld, async (w) => {
           const project = await sightline.projects.create({ organizationId: orgId, name: 'P', timezone: 'UTC' })
           await sightline.capture(project.id, [
             ...[0, 1, 2].map((i) => ({ distinctId: `u${i}`, event: 'created', timestamp: new Date(NOW.getTime() - 400 * 24 * HOUR).toISOString(), properties: { $set: {} } })),
-            ...w.events.map((e) => ({ distinctId: `u${e.who}`, event: e.event, timestamp: new Date(NOW.getTime() - e.hoursAgo * HOUR).toISOString() })),
+            ...w.events.map((e) => ({ distinctId: `u${e.who}`, event: e.event, timestamp: new Date(NOW.getTime() - e.hoursAgo * HOUR).toISOString(), properties: e.pro ? { plan: 'pro' } : {} })),
           ])
           const filters = { properties: { type: 'AND' as const, values: [w.criterion] } }
           const cohort = await sightline.cohorts.create(project.id, { filters: filters as never })
           const reference = {
             persons: [0, 1, 2].map((i) => ({ id: `u${i}`, properties: {} })),
-            events: w.events.map((e) => ({ personId: `u${e.who}`, event: e.event, at: NOW.getTime() - e.hoursAgo * HOUR, properties: {} })),
+            events: w.events.map((e) => ({ personId: `u${e.who}`, event: e.event, at: NOW.getTime() - e.hoursAgo * HOUR, properties: e.pro ? { plan: 'pro' } : {} })),
             now: NOW,
             cohorts: new Map<number, RefCohort>([[cohort.id, { filters }]]),
           }

@@ -7,13 +7,19 @@
  * of the key (an event name): performed_event(_multiple) counts those in
  * (W, now) (both ends open), or in (explicit_datetime, explicit_datetime_to
  * or now) when given (PostHog's HogQL query: EventsQuery's `timestamp <
- * before`); first time: the first ever is in [W, now);
- * stopped: some in (W(time), W(seq)], none in (W(seq), now]; restarted: some
+ * before`); first time: the first ever is in [W, now), or in
+ * [explicit_datetime, explicit_datetime_to or now), and passes the event
+ * filters (first_time_for_user: the earliest event, then the filters);
+ * stopped: some in (W(time), W(seq)], none in (W(seq), now], of the events
+ * passing the event filters; restarted: some
  * at or before W(time), none in (W(time), W(seq)], some in (W(seq), now];
  * regularly: the periods (W(v(p+1)), W(vp)], p < total, whose count compares
  * so number at least min; sequence: a key event at a and a seq_event at b,
  * a < b <= a + seq span (calendar months after a, on its UTC date, the day
- * clamped, for months), both in (W(time), now]. A person with no matching
+ * clamped, for months), both in (W(time), now], or in (explicit_datetime,
+ * explicit_datetime_to) (open) or (explicit_datetime, now]. Event filters
+ * on restarted, regularly and sequences, and explicit datetimes on stopped,
+ * restarted and regularly are not read (HogQLCohortQuery's reading). A person with no matching
  * event in the span a criterion reads never meets it (the behavior subquery
  * only holds persons with events). Cohort criteria recurse. A cohort whose
  * negations are not paired with a positive criterion in an AND group
@@ -58,7 +64,7 @@ export type RefCriterion =
       readonly total_periods?: number
       readonly negation?: boolean
       readonly event_filters?: RefFilters
-      /** ISO instants (with their offset): performed_event(_multiple) only. */
+      /** ISO instants (with their offset): read by performed_event(_multiple), first time and sequences. */
       readonly explicit_datetime?: string
       readonly explicit_datetime_to?: string
     }
@@ -142,22 +148,29 @@ function performed(world: RefCohortWorld, node: Extract<RefCriterion, { type: 'b
   const now = world.now.getTime()
   const times = (key: string, filters?: RefFilters) =>
     world.events.filter((e) => e.personId === person.id && e.event === key && (!filters || referenceMatches(filters, { event: e.properties as never }))).map((e) => e.at)
-  const own = times(node.key, node.event_filters)
-  const W = since(world.now, node.time_value, node.time_interval)
+  const filtered = node.value === 'performed_event' || node.value === 'performed_event_multiple' || node.value === 'stopped_performing_event'
+  const own = times(node.key, filtered ? node.event_filters : undefined)
+  const explicit = node.value === 'performed_event' || node.value === 'performed_event_multiple' || node.value === 'performed_event_first_time' || node.value === 'performed_event_sequence'
+  const W = explicit && node.explicit_datetime !== undefined ? Date.parse(node.explicit_datetime) : since(world.now, node.time_value, node.time_interval)
+  // explicit_datetime_to is read only beside explicit_datetime.
+  const until = explicit && node.explicit_datetime !== undefined && node.explicit_datetime_to !== undefined ? Date.parse(node.explicit_datetime_to) : null
   const recent = node.seq_time_value === undefined ? now : since(world.now, node.seq_time_value, node.seq_time_interval!)
   const some = (test: (at: number) => boolean) => own.some(test)
   switch (node.value) {
     case 'performed_event':
     case 'performed_event_multiple': {
-      const from = node.explicit_datetime === undefined ? W : Date.parse(node.explicit_datetime)
-      // explicit_datetime_to is read only beside explicit_datetime.
-      const to = node.explicit_datetime !== undefined && node.explicit_datetime_to !== undefined ? Date.parse(node.explicit_datetime_to) : now
-      const n = own.filter((at) => at > from && at < to).length
+      const n = own.filter((at) => at > W && at < (until ?? now)).length
       return node.value === 'performed_event' ? n >= 1 : n >= 1 && compare(n, node.operator, node.operator_value!)
     }
     case 'performed_event_first_time': {
       const first = Math.min(...own)
-      return own.length > 0 && first >= W && first < now
+      if (!(own.length > 0 && first >= W && first < (until ?? now))) return false
+      if (!node.event_filters) return true
+      // The earliest event must pass the filters; a tie there whose events disagree is not drawn (the database breaks it by uuid).
+      const earliest = world.events.filter((e) => e.personId === person.id && e.event === node.key && e.at === first)
+      const passes = earliest.map((e) => referenceMatches(node.event_filters!, { event: e.properties as never }))
+      if (new Set(passes).size > 1) throw new Error('reference: first events at one instant disagree on the event filters')
+      return passes[0]!
     }
     case 'stopped_performing_event':
       return some((at) => at > W && at <= recent) && !some((at) => at > recent && at <= now)
@@ -178,7 +191,7 @@ function performed(world: RefCohortWorld, node: Extract<RefCriterion, { type: 'b
       // ClickHouse's `latest_0 + INTERVAL n unit`: a fixed length, or calendar months after each event.
       const unit = node.seq_time_interval!
       const reach = (a: number) => (unit === 'month' ? monthsAfter(a, node.seq_time_value!) : a + (now - since(world.now, node.seq_time_value!, unit)))
-      const inWindow = (at: number) => at > W && at <= now
+      const inWindow = (at: number) => at > W && (until === null ? at <= now : at < until)
       const thens = times(node.seq_event!).filter(inWindow)
       return own.filter(inWindow).some((a) => thens.some((b) => a < b && b <= reach(a)))
     }

@@ -6,7 +6,7 @@ import { dateProblem, relativeDateParse } from '../dates/relative-date-parse.js'
 import { instantOf, zonedFromInstant } from '../dates/wall-clock.js'
 import { compilePropertyFilters } from '../filters/compile-property-filters.js'
 import type { PropertyCondition, PropertyFilters, PropertyGroup } from '../filters/property-filters.js'
-import type { BehavioralNode, Behavior, CohortEntity, CountComparison, RelativeSpan } from './behavioral-criterion.js'
+import type { BehavioralNode, Behavior, CohortEntity, CountComparison, ExplicitRange, RelativeSpan } from './behavioral-criterion.js'
 import { windowStart } from './behavioral-window.js'
 import { monthPeriodsSql } from './month-periods-sql.js'
 import type { CohortScope } from './cohort-scope.js'
@@ -51,17 +51,31 @@ export function performers(node: BehavioralNode, c: BehaviorCompiling): RawBuild
   const r = sql.raw(`cb${n}`)
   const ts = sql`${r}.ts`
   const grouped = (from: RawBuilder<unknown>, having: Bool) => sql`select ${r}.person_uuid from (${from}) as ${r} group by ${r}.person_uuid having ${having}`
+  /** The range's start, W(span) or the explicit datetime, and its end (explicit_datetime_to, else null: now). */
+  const range = (since: RelativeSpan | ExplicitRange): { from: Ts; until: Ts | null; fromDate: Date; untilDate: Date | null } => {
+    if (!('explicit' in since)) return { from: at(W(since)), until: null, fromDate: W(since), untilDate: null }
+    const micros = (text: string, field: string) => explicitInstant(text, [...node.path, field], c)
+    const from = micros(since.explicit, 'explicit_datetime')
+    const until = since.until === undefined ? null : micros(since.until, 'explicit_datetime_to')
+    return { from: atMicros(from), until: until === null ? null : atMicros(until), fromDate: new Date(Math.floor(from / 1000)), untilDate: until === null ? null : new Date(Math.floor(until / 1000)) }
+  }
   switch (b.type) {
     case 'count': {
-      const explicit = 'explicit' in b.since ? b.since : null
-      const since = explicit ? atMicros(explicitInstant(explicit.explicit, [...node.path, 'explicit_datetime'], c)) : at(W(b.since as RelativeSpan))
+      const { from, until } = range(b.since)
       // explicit_datetime_to: PostHog's HogQL cohort query reads it as EventsQuery's `before`, `timestamp < before`.
-      const until = explicit?.until !== undefined ? atMicros(explicitInstant(explicit.until, [...node.path, 'explicit_datetime_to'], c)) : at(now)
-      return grouped(rows((t) => [sql<SqlBool>`${t} > ${since}`, sql<SqlBool>`${t} < ${until}`]), compare(sql`count(*)`, b.comparison, b.count))
+      return grouped(rows((t) => [sql<SqlBool>`${t} > ${from}`, sql<SqlBool>`${t} < ${until ?? at(now)}`]), compare(sql`count(*)`, b.comparison, b.count))
     }
-    case 'first_time':
-      // Every matching event ever: the first of them is in [now - span, now).
-      return grouped(rows(() => []), sql<SqlBool>`min(${ts}) >= ${at(W(b.span))} and min(${ts}) < ${at(now)}`)
+    case 'first_time': {
+      // Every matching event ever: the first of them is in [W, now), or [explicit_datetime, explicit_datetime_to).
+      const { from, until } = range(b.since)
+      const to = until ?? at(now)
+      if (node.eventFilters === null) return grouped(rows(() => []), sql<SqlBool>`min(${ts}) >= ${from} and min(${ts}) < ${to}`)
+      // PostHog's first_time_for_user: the earliest event of the entity (the smaller uuid at a tie), which must pass the filters.
+      const f = sql.raw(`cf${n}`)
+      const first = sql`select ${r}.person_uuid, ${r}.ts, ${r}.ok, row_number() over (partition by ${r}.person_uuid order by ${r}.ts, ${r}.u) as rn
+        from (${eventRows(node.entity, node.eventFilters, node.path, c, () => [], true)}) as ${r}`
+      return sql`select ${f}.person_uuid from (${first}) as ${f} where ${f}.rn = 1 and ${f}.ok = 1 and ${f}.ts >= ${from} and ${f}.ts < ${to}`
+    }
     case 'stopped': {
       const [from, recent] = [at(W(b.span)), at(W(b.recent))]
       return grouped(
@@ -87,7 +101,7 @@ export function performers(node: BehavioralNode, c: BehaviorCompiling): RawBuild
       return regularly(b, periods, n)
     }
     case 'sequence':
-      return sequence(b, rows, c, n, now, W(b.span))
+      return sequence(b, rows, c, n, range(b.since), now)
   }
 }
 
@@ -125,40 +139,42 @@ function regularly(b: Extract<Behavior, { type: 'regularly' }>, periods: RawBuil
 
 /**
  * An event of the criterion at `a` and one of `then` at `b`, `a < b <=
- * within`, both in `(from, now]`: PostHog's window over the person's events
- * ordered by time (the earliest later `then` event within reach of each
- * event), events at one instant never in sequence.
+ * within`, both in `(from, now]` (or `(from, until)` with
+ * explicit_datetime_to): PostHog's window over the person's events ordered
+ * by time (the earliest later `then` event within reach of each event),
+ * events at one instant never in sequence.
  */
 function sequence(
   b: Extract<Behavior, { type: 'sequence' }>,
   rows: (bounds: (ts: Ts) => Bool[], entity?: CohortEntity, filters?: PropertyFilters | null) => RawBuilder<unknown>,
   c: BehaviorCompiling,
   n: number,
+  { from, until, fromDate, untilDate }: { from: Ts; until: Ts | null; fromDate: Date; untilDate: Date | null },
   now: Date,
-  from: Date,
 ): RawBuilder<unknown> {
-  const bounds = (t: Ts): Bool[] => [sql<SqlBool>`${t} > ${at(from)}`, sql<SqlBool>`${t} <= ${at(now)}`]
+  const end = (t: Ts): Bool => (until === null ? sql<SqlBool>`${t} <= ${at(now)}` : sql<SqlBool>`${t} < ${until}`)
+  const bounds = (t: Ts): Bool[] => [sql<SqlBool>`${t} > ${from}`, end(t)]
   const [x, y] = [sql.raw(`cx${n}`), sql.raw(`cy${n}`)]
   return sql`select ${x}.person_uuid from (${rows(bounds)}) as ${x}
     inner join (${rows(bounds, b.then, null)}) as ${y} on ${y}.person_uuid = ${x}.person_uuid and ${y}.ts > ${x}.ts
-      and ${withinReach(sql`${x}.ts`, sql`${y}.ts`, b.within, from, now, c.scope.hooks)}
+      and ${withinReach(sql`${x}.ts`, sql`${y}.ts`, b.within, fromDate, untilDate ?? now, c.scope.hooks)}
     group by ${x}.person_uuid`
 }
 
 /**
  * `later <= earlier + within`: fixed microseconds for minutes to weeks; for
  * months and years PostHog's `+ INTERVAL n MONTH`, calendar months after
- * each event (`addMonths`). Both events lie in `(from, now]`: a window that
- * carries `from` to `now` or past holds every pair, and is left out, so the
+ * each event (`addMonths`). Both events lie in `(from, to]`: a window that
+ * carries `from` to `to` or past holds every pair, and is left out, so the
  * database never adds a span that outruns its timestamps.
  */
-function withinReach(earlier: Ts, later: Ts, within: RelativeSpan, from: Date, now: Date, hooks: CohortScope['hooks']): Bool {
+function withinReach(earlier: Ts, later: Ts, within: RelativeSpan, from: Date, to: Date, hooks: CohortScope['hooks']): Bool {
   if (within.unit !== 'month' && within.unit !== 'year') {
     const reach = within.value * MICROS[within.unit]
     return sql<SqlBool>`${hooks.epochMicros(later)} <= ${hooks.epochMicros(earlier)} + cast(${reach} as bigint)`
   }
   const months = within.unit === 'year' ? within.value * 12 : within.value
-  const spanned = (now.getUTCFullYear() - from.getUTCFullYear()) * 12 + now.getUTCMonth() - from.getUTCMonth() + 1
+  const spanned = (to.getUTCFullYear() - from.getUTCFullYear()) * 12 + to.getUTCMonth() - from.getUTCMonth() + 1
   if (months >= spanned) return sql<SqlBool>`true`
   return sql<SqlBool>`${later} <= ${hooks.addMonths(earlier, months)}`
 }
@@ -179,9 +195,10 @@ function explicitInstant(text: string, path: Path, c: BehaviorCompiling): number
 /**
  * `select person_uuid, ts` of the project's events matching `entity` and
  * `eventFilters`, within `bounds` of their timestamp; events of no person
- * left out.
+ * left out. `mark`: every event of the entity, with `ok` (1 when it passes
+ * `eventFilters`, else 0) and its uuid as text `u`.
  */
-function eventRows(entity: CohortEntity, eventFilters: PropertyFilters | null, path: Path, c: BehaviorCompiling, bounds: (ts: Ts) => Bool[]): RawBuilder<unknown> {
+function eventRows(entity: CohortEntity, eventFilters: PropertyFilters | null, path: Path, c: BehaviorCompiling, bounds: (ts: Ts) => Bool[], mark = false): RawBuilder<unknown> {
   const n = c.alias()
   const [e, pp] = [sql.raw(`ce${n}`), sql.raw(`cpp${n}`)]
   const person = personUuidOf(`ce${n}`, `cov${n}`)
@@ -199,10 +216,12 @@ function eventRows(entity: CohortEntity, eventFilters: PropertyFilters | null, p
   const parts: Bool[] = [sql<SqlBool>`${e}.project_id = ${c.scope.projectId}`, ...bounds(sql`${e}.timestamp`)]
   if (entity.type === 'events') parts.push(sql<SqlBool>`${e}.event = ${entity.event}`)
   else parts.push(action ? below([...path, 'key'], 0, () => compileActionCondition(action, sources)) : FALSE)
-  if (eventFilters) parts.push(below([...path, 'event_filters'], 1, () => compilePropertyFilters(eventFilters, sources)))
+  const passes = eventFilters ? below([...path, 'event_filters'], 1, () => compilePropertyFilters(eventFilters, sources)) : null
+  if (passes && !mark) parts.push(passes)
   parts.push(sql<SqlBool>`${person} is not null`)
   const personJoin = withPerson ? sql`left join persons as ${pp} on ${pp}.project_id = ${e}.project_id and ${pp}.uuid = ${person}` : sql``
-  return sql`select ${person} as person_uuid, ${e}.timestamp as ts from events as ${e}
+  const marks = mark ? sql`, case when ${passes ?? sql`true`} then 1 else 0 end as ok, cast(${e}.uuid as text) as u` : sql``
+  return sql`select ${person} as person_uuid, ${e}.timestamp as ts${marks} from events as ${e}
     ${personOverrideJoin(`ce${n}`, `cov${n}`)} ${personJoin}
     where ${and(parts)}`
 }

@@ -28,8 +28,12 @@ export interface RelativeSpan {
  *   `since < timestamp < until` (`since` is W(span), or the explicit
  *   datetime; `until` is now, or the explicit datetime's `until`) number
  *   `comparison count` (at least one, for `performed_event`);
- * - `first_time`: the first event ever is in `[W(span), now)`;
- * - `stopped`: some in `(W(span), W(recent)]`, none in `(W(recent), now]`;
+ * - `first_time`: the first event ever is in `[W(span), now)`, or in
+ *   `[explicit, until)` with an explicit range, and passes the event
+ *   filters (PostHog's `first_time_for_user` math: the earliest event of the
+ *   entity, then the filters);
+ * - `stopped`: some in `(W(span), W(recent)]`, none in `(W(recent), now]`,
+ *   of the events passing the event filters;
  * - `restarted`: some at or before W(span), none in `(W(span), W(recent)]`,
  *   some in `(W(recent), now]`;
  * - `regularly`: in at least `minPeriods` of the periods
@@ -37,14 +41,15 @@ export interface RelativeSpan {
  *   number `comparison count`;
  * - `sequence`: an event at `a` and an event of `then` at `b` with
  *   `a < b <= a + within` (calendar months after `a` for months and years),
- *   both in `(W(span), now]`.
+ *   both in `(W(span), now]`, or in `(explicit, until)` with an explicit
+ *   range (`until` absent: `now`, included).
  */
 export type Behavior =
   | { readonly type: 'count'; readonly since: RelativeSpan | ExplicitRange; readonly comparison: CountComparison; readonly count: number }
-  | { readonly type: 'first_time'; readonly span: RelativeSpan }
+  | { readonly type: 'first_time'; readonly since: RelativeSpan | ExplicitRange }
   | { readonly type: 'stopped' | 'restarted'; readonly span: RelativeSpan; readonly recent: RelativeSpan }
   | { readonly type: 'regularly'; readonly span: RelativeSpan; readonly comparison: CountComparison; readonly count: number; readonly minPeriods: number; readonly totalPeriods: number }
-  | { readonly type: 'sequence'; readonly span: RelativeSpan; readonly then: CohortEntity; readonly within: RelativeSpan }
+  | { readonly type: 'sequence'; readonly since: RelativeSpan | ExplicitRange; readonly then: CohortEntity; readonly within: RelativeSpan }
 
 /**
  * `explicit_datetime` and, when given, `explicit_datetime_to`: texts PostHog's
@@ -74,8 +79,26 @@ const BEHAVIORS = [
   'stopped_performing_event',
   'restarted_performing_event',
 ]
-/** The behaviors whose events PostHog's query filters by `event_filters` and bounds by `explicit_datetime`. */
-const COUNTED = ['performed_event', 'performed_event_multiple']
+/**
+ * Which behaviors read `event_filters` and the explicit range, as PostHog's
+ * `HogQLCohortQuery` reads them (its ClickHouse query reads them on none
+ * but performed_event): the trends actors query of performed_event and
+ * first time (the series' properties, the date range), performed_event_multiple's
+ * EventsQuery, stopped's two trends ranges (their event filters; an explicit
+ * range would be both ranges, so their EXCEPT empty, and is not read:
+ * the ClickHouse query's reading), a sequence's funnel (its date range, no
+ * step properties). restarted and regularly build queries from neither.
+ * A field a behavior does not read is checked and ignored, as in PostHog.
+ */
+const READS: Readonly<Record<string, { readonly filters: boolean; readonly explicit: boolean }>> = {
+  performed_event: { filters: true, explicit: true },
+  performed_event_multiple: { filters: true, explicit: true },
+  performed_event_first_time: { filters: true, explicit: true },
+  stopped_performing_event: { filters: true, explicit: false },
+  performed_event_sequence: { filters: false, explicit: true },
+  restarted_performing_event: { filters: false, explicit: false },
+  performed_event_regularly: { filters: false, explicit: false },
+}
 const INTERVALS: ReadonlyArray<string> = ['minute', 'hour', 'day', 'week', 'month', 'year']
 /** Bounds a window and a count to what a timestamp and a 64-bit count can hold. */
 export const MAX_COUNT = 1_000_000
@@ -94,35 +117,32 @@ const given = (v: unknown): boolean => v !== undefined && v !== null && v !== ''
  * year; `seq_time_value seq_time_interval` longer than `time_value
  * time_interval` for stopped and restarted (PostHog's "seq_date must be more
  * recent than date", months as 30 days and years as 365); `min_periods` above
- * `total_periods`; and fields PostHog's query does not read for the behavior
- * given (`event_filters`, `explicit_datetime` and `explicit_datetime_to`
- * outside performed_event and performed_event_multiple), refused rather than
- * ignored. `explicit_datetime_to` without `explicit_datetime` is not read,
- * as PostHog's HogQL cohort query reads it only beside it.
+ * `total_periods`; malformed `event_filters` and unreadable explicit
+ * datetimes, also where the behavior does not read them (`READS`).
+ * `explicit_datetime_to` without `explicit_datetime` is not read, as
+ * PostHog's HogQL cohort query reads it only beside it.
  */
 export function parseBehavioral(c: CohortCriterion, negated: boolean, path: Path): BehavioralNode {
   const at = (field: string): Path => [...path, field]
   const behavior = c.value
   if (typeof behavior !== 'string' || !BEHAVIORS.includes(behavior)) fail(at('value'), `behavioral criteria are one of ${BEHAVIORS.join(', ')}; got ${JSON.stringify(behavior)}`)
-  const counted = COUNTED.includes(behavior as string)
-  for (const field of ['event_filters', 'explicit_datetime', 'explicit_datetime_to'] as const) {
-    const v = c[field]
-    const empty = !given(v) || (Array.isArray(v) && v.length === 0)
-    if (!counted && !empty) fail(at(field), `Sightline reads ${field} only for performed_event and performed_event_multiple (PostHog's ClickHouse cohort query, which Sightline follows, reads no other)`)
-  }
+  const reads = READS[behavior as string]!
   const entity = parseEntity(c.event_type, c.key, at('event_type'), at('key'), 'key')
-  const eventFilters = !counted || !given(c.event_filters) ? null : decodeOrThrow(PropertyFilters, c.event_filters, 'invalid cohort filters', at('event_filters'))
+  const filters = !given(c.event_filters) ? null : decodeOrThrow(PropertyFilters, c.event_filters, 'invalid cohort filters', at('event_filters'))
+  const eventFilters = reads.filters ? filters : null
+  const until = given(c.explicit_datetime_to) ? { until: explicitDatetime(c.explicit_datetime_to, at('explicit_datetime_to')) } : {}
+  const range: ExplicitRange | null = given(c.explicit_datetime) ? { explicit: explicitDatetime(c.explicit_datetime, at('explicit_datetime')), ...until } : null
+  // time_value and time_interval are not read beside an explicit range the behavior reads, as in PostHog.
+  const since = (): RelativeSpan | ExplicitRange => (reads.explicit && range !== null ? range : span(c.time_value, c.time_interval, path, 'time'))
   const node = (b: Behavior): BehavioralNode => ({ kind: 'behavioral', negated, entity, behavior: b, eventFilters, path })
   switch (behavior) {
     case 'performed_event':
     case 'performed_event_multiple': {
       const multiple = behavior === 'performed_event_multiple'
-      const until = given(c.explicit_datetime_to) ? { until: explicitDatetime(c.explicit_datetime_to, at('explicit_datetime_to')) } : {}
-      const since = given(c.explicit_datetime) ? { explicit: explicitDatetime(c.explicit_datetime, at('explicit_datetime')), ...until } : span(c.time_value, c.time_interval, path, 'time')
-      return node({ type: 'count', since, comparison: multiple ? comparison(c.operator, at('operator')) : '>=', count: multiple ? countOf(c.operator_value, at('operator_value')) : 1 })
+      return node({ type: 'count', since: since(), comparison: multiple ? comparison(c.operator, at('operator')) : '>=', count: multiple ? countOf(c.operator_value, at('operator_value')) : 1 })
     }
     case 'performed_event_first_time':
-      return node({ type: 'first_time', span: span(c.time_value, c.time_interval, path, 'time') })
+      return node({ type: 'first_time', since: since() })
     case 'stopped_performing_event':
     case 'restarted_performing_event': {
       const whole = span(c.time_value, c.time_interval, path, 'time')
@@ -141,7 +161,7 @@ export function parseBehavioral(c: CohortCriterion, negated: boolean, path: Path
     default: {
       const then = parseEntity(c.seq_event_type ?? 'events', c.seq_event, at('seq_event_type'), at('seq_event'), 'seq_event')
       const within = span(c.seq_time_value, c.seq_time_interval, path, 'seq_time')
-      return node({ type: 'sequence', span: span(c.time_value, c.time_interval, path, 'time'), then, within })
+      return node({ type: 'sequence', since: since(), then, within })
     }
   }
 }
