@@ -48,7 +48,7 @@ export function parseActorsQuery(query: unknown, path: Path = ['query']): Person
   if (typeof query !== 'object' || query === null || Array.isArray(query)) return fail(path, 'Query must be a dictionary.')
   // Text no database stores (U+0000, a lone surrogate) is refused at its path, as every stored input is.
   const q = decodeOrThrow(Schema.Unknown, query, 'invalid cohort', path) as Record<string, unknown>
-  if (q.kind === 'HogQLQuery') fail([...path, 'kind'], 'a HogQLQuery is not run here: Sightline makes a static cohort from an ActorsQuery of persons')
+  if (q.kind === 'HogQLQuery') fail([...path, 'kind'], 'a HogQLQuery is not run here: Sightline has no HogQL SELECT runner (HogQL is read only as expressions inside analyses); make the static cohort from an ActorsQuery of persons, or list its distinct ids')
   if (q.kind !== 'ActorsQuery') fail(path, `Query must be an ActorsQuery or HogQLQuery. Got: ${String(q.kind)}`)
   for (const field of Object.keys(q)) {
     if (SHOWN_ONLY.includes(field) || ['properties', 'fixedProperties', 'search'].includes(field)) continue
