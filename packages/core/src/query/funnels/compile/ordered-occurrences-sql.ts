@@ -23,7 +23,13 @@ export function groupsSql(plan: FunnelPlan): Sql {
       union all
       select c.*, min(er) over ${inst}, count(*) over ${inst}, row_number() over (partition by ${runCols(base)}, ts order by fs, uuid) - 1 from cmp as c where c.multi = 1`
   }
-  return sql`select r.*, ${multiOf(plan)} from runs as r${splitJoin(plan, sql`runs`)}`
+  // Only events from a run's first step-0 event to a window after its last can take part: before, no path
+  // exists; after, every path's window has closed. Runs without a step-0 event reach nothing. (A frequent
+  // later step keeps only its events near a start: fewer rows for every level's pass.)
+  const run = runCols(base)
+  const starts = sql`select ${run}, min(ts) as lo, max(ts) + ${int(plan.windowMicros)} as hi from runs where ${hasBit(sql`sm`, 0)} group by ${run}`
+  return sql`select r.*, ${multiOf(plan)} from runs as r join (${starts}) as sb on ${sameCols(runNames(base), 'sb', 'r')}${splitJoin(plan, sql`runs`)}
+    where r.ts >= sb.lo and r.ts <= sb.hi`
 }
 
 /** `multi` of the rows `r` of a run's events: 1 in a split instant, 0 elsewhere and always in trends (see splitJoin). */
