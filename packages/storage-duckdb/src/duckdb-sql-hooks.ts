@@ -33,7 +33,7 @@ export const duckdbSqlHooks: SqlHooks = {
   // A timestamptz plus months counts in the session's zone (the host's, by default): through UTC wall time instead.
   addMonths: (timestamp, months) => sql`((${timestamp} at time zone 'UTC' + to_months(cast(${months} as integer))) at time zone 'UTC')`,
   // DuckDB's `/` on integers gives a double; `//` divides integers.
-  intDiv: (dividend, divisor) => sql<number>`(${dividend} // ${divisor})`,
+  intDiv: (dividend, divisor) => sql<number>`((${dividend}) // (${divisor}))`,
   quantileCont: (value, q) => sql<number | null>`quantile_cont(${value}, ${sql.lit(quantileFraction(q))})`,
   // DuckDB's default collation is binary.
   binaryText: (text) => text,
