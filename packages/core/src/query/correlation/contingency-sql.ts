@@ -1,8 +1,9 @@
 import { sql, type Expression } from 'kysely'
 import type { SqlHooks } from '../../storage.js'
 import { int, join, withCtes, type Sql } from '../funnels/compile/sql-kit.js'
-import type { ActorEvents } from './correlation-actors-sql.js'
+import { actorCtes, actorEvents, type ActorEvents } from './correlation-actors-sql.js'
 import type { CorrelationRequest } from './correlation-request.js'
+import type { FunnelEnv } from '../funnels/funnel-env.js'
 import type { FunnelRequest } from '../funnels/funnel-request.js'
 import { eventPropertyText } from '../filters/compile-property-filters.js'
 
@@ -64,6 +65,15 @@ export function eventPropertyPairs(request: CorrelationRequest, events: ActorEve
   }
   // JSONExtractKeysAndValues(properties, 'String') skips JSON nulls.
   return { join: sql`cross join lateral ${hooks.jsonEntries(src.event)} as kv`, k: sql`kv.key`, v: sql`kv.value`, present: sql`kv.value is not null` }
+}
+
+/**
+ * A correlation's statement, pure: the contingency table over the funnel's
+ * actors (`actorCtes`) and their events while in it (`actorEvents`, which
+ * leave out `stepNames`).
+ */
+export function correlationSql(hooks: SqlHooks, request: CorrelationRequest, env: FunnelEnv, stepNames: ReadonlyArray<string>): Sql {
+  return contingencySql(request, actorCtes(hooks, request.funnel, env), actorEvents(request.funnel, env, hooks, stepNames), hooks, env.project.id)
 }
 
 /**

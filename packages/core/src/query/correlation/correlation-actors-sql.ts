@@ -1,11 +1,11 @@
 import { sql, type Expression, type SqlBool } from 'kysely'
-import type { EngineContext } from '../../context.js'
+import type { SqlHooks } from '../../storage.js'
 import type { PropertyFilters } from '../filters/property-filters.js'
 import { id, int, type Sql } from '../funnels/compile/sql-kit.js'
 import type { FunnelEnv } from '../funnels/funnel-env.js'
 import { planFunnel } from '../funnels/funnel-plan.js'
 import type { FunnelRequest } from '../funnels/funnel-request.js'
-import { outcomeCtes } from '../funnels/run-funnel.js'
+import { outcomeCtes } from '../funnels/funnel-sql.js'
 import { eventScope, PERSON_ID, PERSON_KEY } from '../scope/event-scope.js'
 import { addFilterNeeds, noNeeds } from '../scope/filter-needs.js'
 import type { QuerySources } from '../scope/query-sources.js'
@@ -18,9 +18,9 @@ import type { QuerySources } from '../scope/query-sources.js'
  * The funnel's own CTEs compute them; `request` has no breakdown, so each
  * target is one row.
  */
-export function actorCtes(ctx: EngineContext, request: FunnelRequest, env: FunnelEnv): Array<readonly [string, Sql]> {
+export function actorCtes(hooks: SqlHooks, request: FunnelRequest, env: FunnelEnv): Array<readonly [string, Sql]> {
   const plan = planFunnel(request, request.steps.length)
-  return [...outcomeCtes(ctx, request, env, plan), ['ca', sql`select tgt, reached, t1 as first_ts, ${id(`t${plan.n}`)} as final_ts from outcome`]]
+  return [...outcomeCtes(hooks, request, env, plan), ['ca', sql`select tgt, reached, t1 as first_ts, ${id(`t${plan.n}`)} as final_ts from outcome`]]
 }
 
 /** The events of the funnel's actors that correlation reads, with their actor's row `ca` joined. */
@@ -48,7 +48,7 @@ export interface ActorEvents {
 export function actorEvents(
   request: FunnelRequest,
   env: FunnelEnv,
-  hooks: EngineContext['adapter']['sql'],
+  hooks: SqlHooks,
   stepNames: ReadonlyArray<string>,
   filters: PropertyFilters | null = null,
 ): ActorEvents {

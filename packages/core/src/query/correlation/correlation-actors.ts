@@ -31,7 +31,7 @@ export async function correlationActors(ctx: EngineContext, projectId: number, p
   const request = decodeCorrelationActorsRequest(params)
   const env = await funnelEnv(ctx, projectId, request.funnel)
   const hooks = ctx.adapter.sql
-  const ctes = actorCtes(ctx, request.funnel, env)
+  const ctes = actorCtes(hooks, request.funnel, env)
   const last = int(request.funnel.steps.length - 1)
   const side: Sql = request.converted === null ? sql`true` : request.converted ? sql`ca.reached = ${last}` : sql`ca.reached <> ${last}`
   let actors: Sql

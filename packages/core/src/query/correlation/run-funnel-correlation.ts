@@ -5,10 +5,9 @@ import { readActions } from '../actions/load-actions.js'
 import { funnelEnv, type FunnelEnv } from '../funnels/funnel-env.js'
 import { loadQueryProject } from '../scope/query-project.js'
 import { chainToElements, type SerializedElement } from './chain-to-elements.js'
-import { actorCtes, actorEvents } from './correlation-actors-sql.js'
 import type { CorrelationRequest } from './correlation-request.js'
 import { correlationPeopleUrl } from './correlation-urls.js'
-import { contingencySql, ELEMENTS_DIVIDER, type ContingencyRow } from './contingency-sql.js'
+import { correlationSql, ELEMENTS_DIVIDER, type ContingencyRow } from './contingency-sql.js'
 import { decodeCorrelationRequest, hasNoSteps } from './decode-correlation-params.js'
 import { rankCorrelations } from './odds-ratio.js'
 import { boundedRows } from '../execution/bounded-rows.js'
@@ -52,8 +51,7 @@ export async function runFunnelCorrelation(ctx: EngineContext, projectId: number
   const request = decodeCorrelationRequest(params)
   const env = await funnelEnv(ctx, projectId, request.funnel)
   const stepNames = await funnelStepNames(ctx, request, env)
-  const hooks = ctx.adapter.sql
-  const query = contingencySql(request, actorCtes(ctx, request.funnel, env), actorEvents(request.funnel, env, hooks, stepNames), hooks, env.project.id)
+  const query = correlationSql(ctx.adapter.sql, request, env, stepNames)
   // One row per event, property value or element chain: bounded, as they come from the data.
   const rows = await boundedRows<ContingencyRow>(ctx, 'run funnel correlation', sql`${query}`, { attr: 'funnel_correlation_type', rows: 'correlation rows (events, property values or elements)' })
   const totals = rows.find((r) => Number(r.tot) === 1)

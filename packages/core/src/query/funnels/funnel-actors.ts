@@ -10,7 +10,8 @@ import { planFunnel } from './funnel-plan.js'
 import type { FunnelActorsRequest } from './funnel-request.js'
 import type { ActorSteps } from './params/actor-steps.js'
 import { decodeFunnelActorsRequest } from './params/decode-funnel-params.js'
-import { stepsCtes, trendsCtes } from './run-funnel.js'
+import { stepsCtes, trendsCtes } from './funnel-sql.js'
+import { bucketLimitOf } from '../execution/query-limits.js'
 import { dateProblem, relativeDateParse } from '../dates/relative-date-parse.js'
 import { toWall, zonedFromInstant } from '../dates/wall-clock.js'
 
@@ -83,7 +84,7 @@ async function stepsListing(ctx: EngineContext, projectId: number, request: Funn
   const plan = planFunnel(steps, steps.steps.length)
   // One entry per counted run (target and value); a target's entries are alike, so their order among themselves does not show.
   const runKey = join([sql`fin.tgt`, ...cols('p', plan.dims, 'fin')])
-  return { ctes: [...stepsCtes(ctx, steps, env, plan), ['act', actorRuns(request, plan.dims, runKey, join(actorConditions(request), ' and '))]], dims: plan.dims }
+  return { ctes: [...stepsCtes(ctx.adapter.sql, steps, env, plan), ['act', actorRuns(request, plan.dims, runKey, join(actorConditions(request), ' and '))]], dims: plan.dims }
 }
 
 /**
@@ -98,7 +99,7 @@ async function trendsListing(ctx: EngineContext, projectId: number, request: Fun
   const zone = env.project.timezone
   const parsed = relativeDateParse(period.start, { timeZone: zone, now: zonedFromInstant(zone, ctx.clock().getTime()), weekStartDay: env.project.weekStartDay, alwaysTruncate: false })
   if (parsed === null) throw new ValidationError([{ path: ['entrance_period_start'], message: dateProblem(period.start, 'a date or date-time such as 2024-03-05 or 2024-03-05 13:00:00') }], { context: 'invalid funnel parameters' })
-  const { starts, ctes } = trendsCtes(ctx, request, env)
+  const { starts, ctes } = trendsCtes(ctx.adapter.sql, request, env, bucketLimitOf(ctx.limits))
   const index = starts.findIndex((d) => toWall(zone, d.getTime()) === parsed.time.wall)
   const where = sql`t.per = ${int(index)} and t.outcome = ${int(period.dropOff ? -1 : 1)}`
   const act =

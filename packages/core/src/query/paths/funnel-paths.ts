@@ -7,7 +7,7 @@ import { funnelEnv } from '../funnels/funnel-env.js'
 import { planFunnel } from '../funnels/funnel-plan.js'
 import type { FunnelActorsRequest } from '../funnels/funnel-request.js'
 import { decodeFunnelActorsRequest } from '../funnels/params/decode-funnel-params.js'
-import { stepsCtes } from '../funnels/run-funnel.js'
+import { stepsCtes } from '../funnels/funnel-sql.js'
 
 export const FUNNEL_PATH_TYPES = ['funnel_path_after_step', 'funnel_path_before_step', 'funnel_path_between_steps'] as const
 export type FunnelPathType = (typeof FUNNEL_PATH_TYPES)[number]
@@ -116,5 +116,5 @@ export async function funnelPathBounds(ctx: EngineContext, projectId: number, pa
   const bounds = sql`select tgt, min(lo) as lo, max(hi) as hi from (
       select fin.tgt, ${lo} as lo, ${hi} as hi from fin where ${join(actorConditions(request), ' and ')}
     ) as b group by tgt`
-  return { ctes: [...stepsCtes(ctx, request, env, plan), ['fpa', bounds]], sessionGapMicros: request.windowMicros }
+  return { ctes: [...stepsCtes(ctx.adapter.sql, request, env, plan), ['fpa', bounds]], sessionGapMicros: request.windowMicros }
 }
