@@ -11,7 +11,10 @@ import type { SqlHooks } from '@sightline/core/storage'
 import { ValidationError } from '../../../packages/core/src/errors.js'
 import type { QueryEnv } from '../../../packages/core/src/query/analysis/query-env.js'
 import type { QueryExtensions } from '../../../packages/core/src/query/analysis/query-extensions.js'
+import { resolveDateRange } from '../../../packages/core/src/query/dates/resolve-date-range.js'
 import { bucketLimitOf, DEFAULT_QUERY_LIMITS } from '../../../packages/core/src/query/execution/query-limits.js'
+import type { FunnelEnv } from '../../../packages/core/src/query/funnels/funnel-env.js'
+import type { FunnelRequest } from '../../../packages/core/src/query/funnels/funnel-request.js'
 import { noNeeds } from '../../../packages/core/src/query/scope/filter-needs.js'
 import type { QueryProject } from '../../../packages/core/src/query/scope/query-project.js'
 import { trendPeriods, type Period } from '../../../packages/core/src/query/trends/periods.js'
@@ -88,4 +91,14 @@ export function snapshotPeriods(request: TrendRequest): Promise<Period[]> {
     { interval: request.interval, dateFrom: request.dateFrom, dateTo: request.dateTo, explicitDate: request.explicitDate, compare: request.compare, compareTo: request.compareTo },
     { timezone: SNAPSHOT_PROJECT.timezone, weekStartDay: SNAPSHOT_PROJECT.weekStartDay, now: SNAPSHOT_NOW, earliestEvent: async () => null, bucketLimit: bucketLimitOf(DEFAULT_QUERY_LIMITS) },
   )
+}
+
+/** A funnel's env in `SNAPSHOT_PROJECT` at `SNAPSHOT_NOW` in `hooks`' dialect: its range resolved, no actions or cohorts. */
+export async function snapshotFunnelEnv(hooks: SqlHooks, request: FunnelRequest): Promise<FunnelEnv> {
+  const env = snapshotEnv(hooks)
+  const range = await resolveDateRange(
+    { dateFrom: request.dateFrom, dateTo: request.dateTo, explicitDate: request.explicitDate, interval: request.interval },
+    { timezone: SNAPSHOT_PROJECT.timezone, weekStartDay: SNAPSHOT_PROJECT.weekStartDay, now: SNAPSHOT_NOW, earliestEvent: async () => null },
+  )
+  return { project: SNAPSHOT_PROJECT, extensions: env.extensions, range, actionNames: new Map(), cohorts: null, cohortNames: new Map(), now: SNAPSHOT_NOW }
 }
