@@ -4,6 +4,7 @@ import { BREAKDOWN_EXAMPLES } from './funnel-examples-breakdowns.js'
 import { ERROR_EXAMPLES } from './funnel-examples-errors.js'
 import { STEP_EXAMPLES } from './funnel-examples-steps.js'
 import { TREND_EXAMPLES } from './funnel-examples-trends.js'
+import { UNORDERED_EXAMPLES } from './funnel-examples-unordered.js'
 
 export type { FunnelExample } from './funnel-example-builders.js'
 export { toRefDataset } from './funnel-dataset.js'
@@ -16,4 +17,4 @@ export { toRefDataset } from './funnel-dataset.js'
  * `expected: { validationError: attr }` means a 400 whose attr is that field.
  * The people URLs the implementation adds are not in `expected`.
  */
-export const FUNNEL_EXAMPLES: ReadonlyArray<FunnelExample> = [...STEP_EXAMPLES, ...AGGREGATION_EXAMPLES, ...BREAKDOWN_EXAMPLES, ...TREND_EXAMPLES, ...ERROR_EXAMPLES]
+export const FUNNEL_EXAMPLES: ReadonlyArray<FunnelExample> = [...STEP_EXAMPLES, ...UNORDERED_EXAMPLES, ...AGGREGATION_EXAMPLES, ...BREAKDOWN_EXAMPLES, ...TREND_EXAMPLES, ...ERROR_EXAMPLES]

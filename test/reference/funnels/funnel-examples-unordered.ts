@@ -1,0 +1,59 @@
+import { dataset, done, ev, MARCH, under, type FunnelExample } from './funnel-example-builders.js'
+
+const PRO = [{ key: 'plan', value: 'pro', operator: 'exact', type: 'event' }]
+const UNORDERED = { ...MARCH, funnel_order_type: 'unordered' }
+const BROWSER_AT_STEP_0 = { breakdown: '$browser', breakdown_type: 'event', breakdown_attribution_type: 'step', breakdown_attribution_value: 0 }
+
+/**
+ * Worked examples of unordered funnels (funnels.md §5) written to kill the
+ * mutants that survived in packages/core/src/query/funnels/compile/unordered-sql.ts
+ * (README, "Mutation testing"): one event name under two filters, step
+ * attribution. Derived by hand.
+ */
+export const UNORDERED_EXAMPLES: FunnelExample[] = [
+  {
+    name: 'unordered: one event name under two filters, an event matching both goes to the emptier step',
+    data: dataset([
+      ev('p1', 'a', '10:00', { plan: 'pro' }),
+      ev('p1', 'a', '10:01', { plan: 'pro' }),
+      ev('p2', 'a', '10:00', { plan: 'free' }),
+      ev('p2', 'a', '10:01', { plan: 'pro' }),
+    ]),
+    params: { ...UNORDERED, events: [{ id: 'a', properties: PRO }, { id: 'a' }] },
+    expected: [done(0, 2), done(1, 2, 60)],
+    why:
+      'Step 0 is a with plan pro, step 1 any a: a pro a matches both. p1: a(pro)@10:00 finds both queues empty and goes to the lower step, 0; ' +
+      'a(pro)@10:01 goes to the step whose newest event is oldest, the empty step 1: 2 steps, heads 10:00 and 10:01, 60 s. ' +
+      'p2: a(free)@10:00 can only be step 1; a(pro)@10:01 goes to the empty step 0: 2 steps, 60 s. (Filing each event under its lowest step would give p1 1 step.)',
+  },
+  {
+    name: 'unordered, step attribution (step 0): a value enters with its own event, the later steps take any',
+    data: dataset([
+      ev('p1', 'b', '10:00', { $browser: 'Chrome' }),
+      ev('p1', 'a', '10:05', { $browser: 'Safari' }),
+      ev('p2', 'a', '10:00', { $browser: 'Chrome' }),
+    ]),
+    params: { ...UNORDERED, ...BROWSER_AT_STEP_0, events: [{ id: 'a' }, { id: 'b' }] },
+    expected: [under(['Chrome'], [done(0, 2), done(1, 1, 300)]), under(['Safari'], [done(0, 1), done(1, 0)])],
+    why:
+      "Unordered step attribution takes its candidates from any step's event: p1 has Chrome (b) and Safari (a), p2 Chrome. " +
+      'An event enters empty queues only when it carries the value (done = 0 = the attribution step); once in, any event counts. ' +
+      "Chrome: p1's b@10:00 enters, a@10:05 joins: 2 steps, 300 s; p2's a enters: 1 step. Chrome: 2 -> 1, 300 s. " +
+      "Safari: p1's b@10:00 is Chrome and cannot enter; a@10:05 enters, nothing follows: 1 step. Safari: 1 -> 0. Ranked by the last step: Chrome first.",
+  },
+  {
+    name: 'unordered, step attribution with overlapping steps: an event that cannot enter is not filed either',
+    data: dataset([
+      ev('p1', 'a', '10:00', { $browser: 'Chrome' }),
+      ev('p1', 'a', '10:01', { $browser: 'Safari' }),
+      ev('p1', 'z', '10:02', { $browser: 'Safari' }),
+    ]),
+    params: { ...UNORDERED, ...BROWSER_AT_STEP_0, events: [{ id: 'a' }, { id: null }] },
+    expected: [under(['Chrome'], [done(0, 1), done(1, 1, 60)]), under(['Safari'], [done(0, 1), done(1, 1, 60)])],
+    why:
+      'Steps a and All events: an a matches both. Candidates: Chrome and Safari. ' +
+      "Chrome: a@10:00 enters and takes the lower empty step, 0; a@10:01 goes to the empty All-events step: 2 steps, 60 s. " +
+      "Safari: a@10:00 is Chrome and is skipped (done = 0), so it is in no queue; a@10:01 enters at step 0 (both empty), z@10:02 fills All events: 2 steps, 60 s. " +
+      '(Had the skipped a@10:00 been filed under step 0, a@10:01 would go to All events, z behind it, and Safari would have 1 step.) Tied, by value: Chrome, Safari.',
+  },
+]
