@@ -2,7 +2,6 @@ import type { BreakdownSpec } from '../breakdowns/breakdown-spec.js'
 import type { Interval } from '../dates/interval.js'
 import type { PropertyFilters } from '../filters/property-filters.js'
 import type { SeriesEntity } from '../series/series.js'
-import type { ActorSteps } from './params/actor-steps.js'
 
 export type FunnelOrder = 'ordered' | 'strict' | 'unordered'
 export type FunnelViz = 'steps' | 'trends' | 'time_to_convert'
@@ -60,6 +59,19 @@ export interface FunnelRequest {
   readonly dateTo: string | null
   readonly explicitDate: boolean
 }
+
+/**
+ * Which actors of a funnel's steps view a people request lists, by the
+ * furthest step each reached (1-based, as PostHog's `steps` column):
+ * `reachedAtLeast` n lists those at step n or further (`funnel_step` n),
+ * `reachedExactly` those whose furthest step is one of the list
+ * (`funnel_step` -n is [n-1]; `funnel_custom_steps` is its own list).
+ */
+export type ActorSteps =
+  | { readonly reachedAtLeast: number }
+  | { readonly reachedExactly: ReadonlyArray<number> }
+  /** The trends view's people (`funnel_viz_type` trends): those who entered in the period starting at `start`, and converted or not. */
+  | { readonly period: { readonly start: string; readonly dropOff: boolean } }
 
 /** What the people endpoint adds to a funnel request: which steps, and which breakdown value. */
 export interface FunnelActorsRequest extends FunnelRequest {

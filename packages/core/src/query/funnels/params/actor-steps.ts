@@ -1,20 +1,7 @@
 import { Schema } from 'effect'
 import { decodeOrThrow } from '../../../util/decode.js'
-import type { FunnelViz } from '../funnel-request.js'
+import type { ActorSteps, FunnelViz } from '../funnel-request.js'
 import { invalid } from './legacy-values.js'
-
-/**
- * Which actors of a funnel's steps view a people request lists, by the
- * furthest step each reached (1-based, as PostHog's `steps` column):
- * `reachedAtLeast` n lists those at step n or further (`funnel_step` n),
- * `reachedExactly` those whose furthest step is one of the list
- * (`funnel_step` -n is [n-1]; `funnel_custom_steps` is its own list).
- */
-export type ActorSteps =
-  | { readonly reachedAtLeast: number }
-  | { readonly reachedExactly: ReadonlyArray<number> }
-  /** The trends view's people (`funnel_viz_type` trends): those who entered in the period starting at `start`, and converted or not. */
-  | { readonly period: { readonly start: string; readonly dropOff: boolean } }
 
 export const ActorStepFields = Schema.Struct({
   funnel_step: Schema.optional(Schema.NullOr(Schema.Int)),
