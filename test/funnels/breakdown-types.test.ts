@@ -4,7 +4,6 @@
  * scalar for a string breakdown), on every target.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
 import { targets } from '../filters/filter-db.js'
 import { dataset, ev, MARCH, step, under } from '../reference/funnels/funnel-example-builders.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
@@ -26,19 +25,19 @@ describe.each(targets)('funnel breakdown types on $name', (target) => {
 
   it('hogql: the expression per event, boxed', async () => {
     const loaded = await loadExample(engine, DATA)
-    const { result } = await runFunnel(engine.ctx, loaded.projectId, { ...AB, breakdown: 'upper(properties.$browser)', breakdown_type: 'hogql' })
+    const { result } = await engine.sightline.query.funnel(loaded.projectId, { ...AB, breakdown: 'upper(properties.$browser)', breakdown_type: 'hogql' })
     // p1: CHROME, converts in 600 s; p2: SAFARI, enters only. CHROME has more at the last step.
     expect(withoutUrls(result)).toEqual([under(['CHROME'], [step(0, 'signup', 1), step(1, 'purchase', 1, 600)]), under(['SAFARI'], [step(0, 'signup', 1), step(1, 'purchase', 0)])])
   })
 
   it('session: the session id, a scalar for a string breakdown', async () => {
     const loaded = await loadExample(engine, DATA)
-    const { result } = await runFunnel(engine.ctx, loaded.projectId, { ...AB, breakdown: '$session_id', breakdown_type: 'session' })
+    const { result } = await engine.sightline.query.funnel(loaded.projectId, { ...AB, breakdown: '$session_id', breakdown_type: 'session' })
     expect(withoutUrls(result)).toEqual([under('s1', [step(0, 'signup', 1), step(1, 'purchase', 1, 600)]), under('s2', [step(0, 'signup', 1), step(1, 'purchase', 0)])])
   })
 
   it('a HogQL breakdown that does not compile names the breakdown', async () => {
     const loaded = await loadExample(engine, DATA)
-    await expect(runFunnel(engine.ctx, loaded.projectId, { ...AB, breakdown: 'sleep(10)', breakdown_type: 'hogql' })).rejects.toMatchObject({ _tag: 'ValidationError', attr: 'breakdown' })
+    await expect(engine.sightline.query.funnel(loaded.projectId, { ...AB, breakdown: 'sleep(10)', breakdown_type: 'hogql' })).rejects.toMatchObject({ _tag: 'ValidationError', attr: 'breakdown' })
   })
 })

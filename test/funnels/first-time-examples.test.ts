@@ -3,7 +3,6 @@
  * (test/reference/funnels/funnel-examples-first-time.ts) on every storage target.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
 import { targets } from '../filters/filter-db.js'
 import { FIRST_TIME_EXAMPLES } from '../reference/funnels/funnel-examples-first-time.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
@@ -19,7 +18,7 @@ describe.each(targets)('funnel first-time step maths on $name', (target) => {
   for (const example of FIRST_TIME_EXAMPLES) {
     it(example.name, async () => {
       const loaded = await loadExample(engine, example.data)
-      const response = await runFunnel(engine.ctx, loaded.projectId, loaded.params(example.params))
+      const response = await engine.sightline.query.funnel(loaded.projectId, loaded.params(example.params))
       expect(withoutUrls(loaded.result(response.result)), example.why).toEqual(example.expected)
     })
   }

@@ -8,7 +8,6 @@
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
 import { targets } from '../filters/filter-db.js'
 import type { FunnelExampleData } from '../reference/funnels/funnel-dataset.js'
 import { datasetArb, distinctTimesArb, paramsArb } from './support/arbitraries.js'
@@ -34,7 +33,7 @@ describe.each(targets)('funnel invariants on $name', (target) => {
     fc.assert(
       fc.asyncProperty(data, fc.array(paramsArb(['ordered', 'strict', 'unordered'], { disjointSteps: true }), { minLength: 3, maxLength: 3 }), async (d, requests) => {
         const loaded = await loadExample(engine, d)
-        const run = async (p: Record<string, unknown>) => (await runFunnel(engine.ctx, loaded.projectId, loaded.params(p))).result
+        const run = async (p: Record<string, unknown>) => (await engine.sightline.query.funnel(loaded.projectId, loaded.params(p))).result
         for (const params of requests) await body(run, params)
       }),
       { numRuns: RUNS },
