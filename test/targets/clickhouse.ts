@@ -54,15 +54,6 @@ async function copyEventsToCompanion(session: Session, connection: DuckDBConnect
   }
 }
 
-const FUNNELS = "core's funnel SQL is not ClickHouse's yet: bitwise `&` on step masks (ClickHouse's bitAnd) and `percentile_cont(0.5) within group` (ClickHouse's quantile), in core/query/funnels"
-
-/** Cases that do not pass on ClickHouse yet, each with its reason. */
-const SKIP: Readonly<Record<string, string>> = {
-  'get computes the result once, then answers it from the cache; it equals the analysis': `its funnel insight: ${FUNNELS}`,
-  'a merge or a person change outside the range drops the results that read persons, and only those': `its funnel insight: ${FUNNELS}`,
-  'a query node computes as the legacy filters it stands for, dashboard overrides included': `its funnel node: ${FUNNELS}`,
-}
-
 /**
  * Events on chDB, everything else on a DuckDB companion in memory. chDB opens
  * one data directory a process, so each case opens its own session in a
@@ -70,7 +61,6 @@ const SKIP: Readonly<Record<string, string>> = {
  */
 export const clickhouseTarget: ConformanceTarget = {
   name: 'clickhouse (chDB + DuckDB companion)',
-  skip: SKIP,
   async fresh(): Promise<FreshDatabase> {
     const dir = mkdtempSync(join(tmpdir(), 'sightline-chdb-'))
     const session = new Session(join(dir, 'chdb'))

@@ -131,12 +131,13 @@ export interface SqlHooks {
    */
   sumBefore(value: Expression<unknown> | null, partition: Expression<unknown>, ts: Expression<unknown>, micros: number): Expression<number | null>
   /**
-   * A subquery to follow `cross join lateral`, with one row `(key, value)`
-   * per top-level key of the JSON object `json`: `value` spelled as
-   * `jsonText` spells it (null for JSON null). No rows when `json` is null or
-   * not an object. Funnel correlation's "every property" (`$all`).
+   * A join to follow a FROM list and its joins, giving each row one row per
+   * top-level key of the JSON object `json`, read as `alias.key` and
+   * `alias.value` (`alias`: lower-case letters, digits, `_`): `value` spelled
+   * as `jsonText` spells it (null for JSON null). No rows when `json` is null
+   * or not an object. Funnel correlation's "every property" (`$all`).
    */
-  jsonEntries(json: Expression<unknown>): Expression<unknown>
+  jsonEntries(json: Expression<unknown>, alias: string): Expression<unknown>
   /**
    * Unordered funnels' filing of step events (funnels.md §5, PostHog's
    * `unordered_steps.rs`), a sequential fold: a SELECT of every row of

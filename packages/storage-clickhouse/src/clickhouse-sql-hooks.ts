@@ -1,13 +1,8 @@
 import { sql, type Expression, type RawBuilder } from 'kysely'
-import { SQL_NUMBER_MAX_LENGTH, SQL_NUMBER_PATTERN, SQL_TIMESTAMP_PATTERN, type SqlHooks } from '@sightline/core/storage'
+import { SQL_NUMBER_MAX_LENGTH, SQL_NUMBER_PATTERN, SQL_TIMESTAMP_PATTERN, type SqlHooks, type UnorderedFilingInput } from '@sightline/core/storage'
 
 // A zero mantissa: the texts whose double is legitimately 0 (1e-400 rounds to 0 but is not zero).
 const ZERO_PATTERN = '^-?[0.]+([eE][-+]?[0-9]+)?$'
-
-/** Thrown by a hook ClickHouse cannot spell in the shape the port asks for. */
-export class ClickHouseHookUnsupportedError extends Error {
-  override readonly name = 'ClickHouseHookUnsupportedError'
-}
 
 /**
  * ClickHouse's spelling of the dialect hooks. JSON documents are `String`
@@ -39,12 +34,10 @@ export const clickhouseSqlHooks: SqlHooks = {
   regexReplace: (text, pattern, replacement) =>
     sql<string | null>`replaceRegexpAll(${text}, ${pattern}, ${replacement.replaceAll('\\', '\\\\')})`,
   sumBefore: (value, partition, ts, micros) => sumBefore(value, partition, ts, micros),
-  jsonEntries: () => {
-    throw new ClickHouseHookUnsupportedError('jsonEntries: ClickHouse has no LATERAL join; its spelling is arrayJoin(JSONExtractKeysAndValuesRaw(json)) in the select list')
-  },
-  unorderedFiling: () => {
-    throw new ClickHouseHookUnsupportedError('unorderedFiling: the fold is not written for ClickHouse yet (arrayFold over groupArray is the candidate)')
-  },
+  // No LATERAL join in ClickHouse: an ARRAY JOIN of named tuples, read as alias.key and alias.value. Keys of anything but an object: none.
+  jsonEntries: (json, alias) =>
+    sql`array join arrayMap(k -> CAST((k, ${jsonTextOf(json, sql`k`)}), 'Tuple(key String, value Nullable(String))'), JSONExtractKeys(ifNull(${json}, ''))) as ${entriesAlias(alias)}`,
+  unorderedFiling: (input) => unorderedFiling(input),
 }
 
 /**
@@ -88,6 +81,56 @@ function sumBefore(value: Expression<unknown> | null, partition: Expression<unkn
   if (rest === 0) return sql<number | null>`${sameSecond}`
   const secondBefore = sql`(${upTo(whole + 2)} + ${within(whole + 1, sql`${frac} + ${sql.lit(SECOND - rest)}`)})`
   return sql<number | null>`if(${frac} >= ${sql.lit(rest)}, ${sameSecond}, ${secondBefore})`
+}
+
+/**
+ * `SqlHooks.unorderedFiling` as one `arrayFold` per folded partition over its
+ * rows in order (`groupArray`, sorted), then `ARRAY JOIN`ed and joined back.
+ * The accumulator is per step the time of its newest event (`NONE` for none)
+ * and the steps filed so far. Each event: forget the steps out of the window,
+ * drain the oldest when all are in it, then file under the step of its mask
+ * whose newest is oldest (`indexOf` of the minimum: the lowest step on a tie;
+ * `NONE` sorts first). Time: one lambda call per event in sequence, each
+ * O(steps) array work; the filed steps are copied at each call, so a
+ * partition of L events also copies L²/2 bytes, as DuckDB's `list_reduce`.
+ */
+function unorderedFiling(input: UnorderedFilingInput): RawBuilder<unknown> {
+  const n = input.steps
+  const w = input.windowMicros
+  if (!(Number.isSafeInteger(n) && n >= 1 && n <= 30)) throw new RangeError(`unorderedFiling: steps must be 1..30, got ${n}`)
+  if (!(Number.isSafeInteger(w) && w >= 0)) throw new RangeError(`unorderedFiling: bad window ${w}`)
+  const ref = (c: string) => sql.ref(c)
+  const NONE = sql.raw('toInt64(-4611686018427387904)')
+  const LAST = sql.raw('toInt64(4611686018427387904)')
+  const t = sql`x.2`
+  const m = sql`x.3`
+  const k = sql`x.4`
+  // Per step, its newest time still in the window of this event.
+  const kept = sql`arrayMap(v -> if(v >= ${t} - ${sql.lit(w)}, v, ${NONE}), acc.1)`
+  const done = sql`arrayCount(v -> v != ${NONE}, ${kept})`
+  const drained = sql`if(${done} = ${sql.lit(n)}, arrayMap((v, i) -> if(i = indexOf(${kept}, arrayMin(${kept})), ${NONE}, v), ${kept}, arrayEnumerate(${kept})), ${kept})`
+  const left = sql`arrayCount(v -> v != ${NONE}, ${drained})`
+  const candidates = sql`arrayMap((v, i) -> if(bitTest(${m}, i - 1), v, ${LAST}), ${drained}, arrayEnumerate(${drained}))`
+  const chosen = sql`if(${m} = 0 or (${k} = 0 and ${left} = 0) or arrayMin(${candidates}) = ${LAST}, 0, indexOf(${candidates}, arrayMin(${candidates})))`
+  const newest = sql`if(${m} = 0, arrayWithConstant(${sql.lit(n)}, ${NONE}), arrayMap((v, i) -> if(i = ${chosen}, ${t}, v), ${drained}, arrayEnumerate(${drained})))`
+  const initial = sql`CAST((arrayWithConstant(${sql.lit(n)}, ${NONE}), []), 'Tuple(Array(Int64), Array(UInt8))')`
+  const step = sql`(${newest}, arrayPushBack(acc.2, toUInt8(${chosen})))`
+  const partCols = sql.join(input.partition.map(ref))
+  const events = sql`tuple(${ref(input.order)}, toInt64(${ref(input.ts)}), toInt64(${ref(input.mask)}), toInt64(${ref(input.carries)}))`
+  const sorted = sql`select ${partCols}, arraySort(e -> e.1, groupArray(${events})) as xs from ${sql.table(input.from)} where ${ref(input.when)} = 1 group by ${partCols}`
+  const folded = sql`select ${partCols}, arrayMap(e -> e.1, xs) as ords, arrayFold((acc, x) -> ${step}, xs, ${initial}).2 as steps from (${sorted}) as so`
+  const rows = sql`select ${partCols}, ord, filed from (${folded}) as fo array join ords as ord, steps as filed`
+  const on = sql.join(
+    [...input.partition.map((c) => sql`r.${ref(c)} = f.${ref(c)}`), sql`r.${ref(input.order)} = f.ord`],
+    sql` and `,
+  )
+  return sql`select r.*, coalesce(f.filed, 0) as ${ref(input.as)} from ${sql.table(input.from)} as r left join (${rows}) as f on ${on}`
+}
+
+/** The alias of `jsonEntries`' rows, written as is: the compiler's own name, never user text. */
+function entriesAlias(alias: string): RawBuilder<unknown> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(alias)) throw new RangeError(`jsonEntries: bad alias ${JSON.stringify(alias)}`)
+  return sql.raw(alias)
 }
 
 /** A quantile is a literal (ClickHouse takes an aggregate's level as a constant); only 0..1 is accepted. */

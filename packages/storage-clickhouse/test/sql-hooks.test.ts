@@ -84,6 +84,20 @@ describe('clickhouseSqlHooks on chDB', () => {
     expect(await value(h.regexReplace(text(null), 'a', 'b'))).toBeNull()
   })
 
+  it('jsonEntries: a row per top-level key of an object, values as jsonText spells them; none for anything else', async () => {
+    const docs = [JSON.stringify({ s: 'x', n: 1.5, z: null, o: { k: [1] }, "it's": true }), '[1, 2]', '"s"', 'not json', null]
+    const { rows } = await sql<{ d: number; key: string; value: string | null }>`
+      select d, kv.key as key, kv.value as value from (select arrayJoin(arrayEnumerate(${docs})) as d, ${docs}[d] as j) as t ${h.jsonEntries(sql`t.j`, 'kv')}
+      order by d, key`.execute(db())
+    expect(rows).toEqual([
+      { d: 1, key: "it's", value: 'true' },
+      { d: 1, key: 'n', value: '1.5' },
+      { d: 1, key: 'o', value: '{"k":[1]}' },
+      { d: 1, key: 's', value: 'x' },
+      { d: 1, key: 'z', value: null },
+    ])
+  })
+
   it('binaryText orders by bytes', async () => {
     const { rows } = await sql<{ v: string }>`select arrayJoin(['b', 'B', 'é', 'a']) as v order by ${h.binaryText(sql`v`)}`.execute(db())
     expect(rows.map((r) => r.v)).toEqual(['B', 'a', 'b', 'é'])

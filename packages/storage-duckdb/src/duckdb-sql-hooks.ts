@@ -43,8 +43,8 @@ export const duckdbSqlHooks: SqlHooks = {
   // json_keys lists an object's keys (none for other values); a pointer built in SQL names each key as jsonText does.
   sumBefore: (value, partition, ts, micros) =>
     sql<number | null>`${value === null ? sql`count(*)` : sql`sum(${value})`} over (partition by ${partition} order by ${ts} range between unbounded preceding and ${sql.lit(positiveMicros(micros))} preceding)`,
-  jsonEntries: (json) =>
-    sql`(select k as key, json_extract_string(${json}, '/' || replace(replace(k, '~', '~0'), '/', '~1')) as value from (select unnest(json_keys(${json})) as k) as jk)`,
+  jsonEntries: (json, alias) =>
+    sql`cross join lateral (select k as key, json_extract_string(${json}, '/' || replace(replace(k, '~', '~0'), '/', '~1')) as value from (select unnest(json_keys(${json})) as k) as jk) as ${entriesAlias(alias)}`,
   unorderedFiling: (input) => unorderedFiling(input),
 }
 
@@ -52,6 +52,12 @@ export const duckdbSqlHooks: SqlHooks = {
 function positiveMicros(micros: number): number {
   if (!(Number.isSafeInteger(micros) && micros >= 1)) throw new RangeError(`sumBefore: micros must be a positive integer, got ${micros}`)
   return micros
+}
+
+/** The alias of `jsonEntries`' rows, written as is: the compiler's own name, never user text. */
+function entriesAlias(alias: string): RawBuilder<unknown> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(alias)) throw new RangeError(`jsonEntries: bad alias ${JSON.stringify(alias)}`)
+  return sql.raw(alias)
 }
 
 /** A quantile is a literal (an aggregate's fraction cannot be a bound parameter everywhere); only 0..1 is accepted. */

@@ -37,8 +37,8 @@ export const postgresSqlHooks: SqlHooks = {
   // jsonb_each_text raises on a non-object: those give no rows, as on DuckDB.
   sumBefore: (value, partition, ts, micros) =>
     sql<number | null>`${value === null ? sql`count(*)` : sql`sum(${value})`} over (partition by ${partition} order by ${ts} range between unbounded preceding and ${sql.lit(positiveMicros(micros))} preceding)`,
-  jsonEntries: (json) =>
-    sql`(select key, value from jsonb_each_text(case when jsonb_typeof(${json}) = 'object' then ${json} else cast('{}' as jsonb) end))`,
+  jsonEntries: (json, alias) =>
+    sql`cross join lateral (select key, value from jsonb_each_text(case when jsonb_typeof(${json}) = 'object' then ${json} else cast('{}' as jsonb) end)) as ${entriesAlias(alias)}`,
   unorderedFiling: (input) => unorderedFiling(input),
 }
 
@@ -46,6 +46,12 @@ export const postgresSqlHooks: SqlHooks = {
 function positiveMicros(micros: number): number {
   if (!(Number.isSafeInteger(micros) && micros >= 1)) throw new RangeError(`sumBefore: micros must be a positive integer, got ${micros}`)
   return micros
+}
+
+/** The alias of `jsonEntries`' rows, written as is: the compiler's own name, never user text. */
+function entriesAlias(alias: string): RawBuilder<unknown> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(alias)) throw new RangeError(`jsonEntries: bad alias ${JSON.stringify(alias)}`)
+  return sql.raw(alias)
 }
 
 /** A quantile is a literal (an ordered-set aggregate's fraction must be constant); only 0..1 is accepted. */

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto'
 import type { CompiledQuery, DatabaseConnection, QueryResult } from 'kysely'
 import type { ClickHouseExecutor } from './clickhouse-executor.js'
+import { createTable, cteTables } from './cte-tables.js'
 import { normalizeRows } from './normalize-rows.js'
 
 const RETURNS_ROWS = /^\s*(\(\s*)*(select|with|show|describe|desc|explain|exists)\b/i
@@ -21,7 +23,18 @@ export class ClickHouseConnection implements DatabaseConnection {
       await this.executor.command(compiled.sql, params)
       return { rows: [] }
     }
-    return { rows: normalizeRows(await this.executor.query(compiled.sql, params), this.jsonColumns) as R[] }
+    const steps = cteTables(compiled.sql, `sightline_cte_${randomUUID().replaceAll('-', '')}_`)
+    if (steps === null) return { rows: normalizeRows(await this.executor.query(compiled.sql, params), this.jsonColumns) as R[] }
+    // CTEs read more than once become tables for the statement's run (see cteTables), dropped however it ends.
+    try {
+      for (const { table, query } of steps.tables) {
+        const columns = (await this.executor.query(`describe (${query})`, params)).data.map((row) => String(row[0]))
+        await this.executor.command(createTable(table, query, columns), params)
+      }
+      return { rows: normalizeRows(await this.executor.query(steps.query, params), this.jsonColumns) as R[] }
+    } finally {
+      for (const drop of steps.drops) await this.executor.command(drop, {}).catch(() => {})
+    }
   }
 
   async *streamQuery<R>(compiled: CompiledQuery, chunkSize = 1000): AsyncIterableIterator<QueryResult<R>> {

@@ -3,6 +3,7 @@ import type { BinaryOperationNode, CompiledQuery, OperationNode, QueryId, RootOp
 import { toClickHouseParameter, toTimeParameter, type ClickHouseParameter } from './clickhouse-parameter.js'
 import { nullableWindowShifts } from './nullable-window-shifts.js'
 import { postgresCastTypes } from './postgres-cast-types.js'
+import { signedAggregates } from './signed-aggregates.js'
 
 // Postgres's regex operators find a match anywhere, as ClickHouse's match() (RE2) does; `(?i)` makes it case-insensitive.
 const REGEX_OPERATORS: Readonly<Record<string, { negated: boolean; flags: string }>> = {
@@ -31,14 +32,15 @@ export class ClickHouseQueryCompiler extends DefaultQueryCompiler {
   }
 
   /**
-   * As Kysely compiles, then two rewrites of the text (user values are
+   * As Kysely compiles, then rewrites of the text (user values are
    * parameters there, never text): `lag`/`lead` with SQL's null past the
-   * partition (`nullableWindowShifts`), and casts to Postgres types
-   * ClickHouse lacks spelled as its types (`postgresCastTypes`).
+   * partition (`nullableWindowShifts`), counts and integer sums signed as
+   * SQL's (`signedAggregates`), and casts to Postgres types ClickHouse lacks
+   * spelled as its types (`postgresCastTypes`).
    */
   override compileQuery(node: RootOperationNode, queryId: QueryId): CompiledQuery {
     const compiled = super.compileQuery(node, queryId)
-    const sql = postgresCastTypes(nullableWindowShifts(compiled.sql))
+    const sql = postgresCastTypes(signedAggregates(nullableWindowShifts(compiled.sql)))
     return sql === compiled.sql ? compiled : Object.freeze({ ...compiled, sql })
   }
 

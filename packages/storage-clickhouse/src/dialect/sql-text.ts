@@ -19,6 +19,23 @@ export function skipOpaque(sql: string, i: number): number {
   return sql.length
 }
 
+/** The index of the `)` closing the `(` at `open` (opaque text skipped), or the end of `sql`. */
+export function closingParenthesis(sql: string, open: number): number {
+  let depth = 0
+  let j = open
+  while (j < sql.length) {
+    const skipped = skipOpaque(sql, j)
+    if (skipped > j) {
+      j = skipped
+      continue
+    }
+    if (sql[j] === '(') depth++
+    else if (sql[j] === ')' && --depth === 0) return j
+    j++
+  }
+  return sql.length
+}
+
 /** The index of the `,` or `)` that ends the argument starting at `i` (parentheses nested in it are skipped). */
 export function endOfArgument(sql: string, i: number): number {
   let depth = 0

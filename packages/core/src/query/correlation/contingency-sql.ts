@@ -64,7 +64,7 @@ export function eventPropertyPairs(request: CorrelationRequest, events: ActorEve
     }
   }
   // JSONExtractKeysAndValues(properties, 'String') skips JSON nulls.
-  return { join: sql`cross join lateral ${hooks.jsonEntries(src.event)} as kv`, k: sql`kv.key`, v: sql`kv.value`, present: sql`kv.value is not null` }
+  return { join: sql`${hooks.jsonEntries(src.event, 'kv')}`, k: sql`kv.key`, v: sql`kv.value`, present: sql`kv.value is not null` }
 }
 
 /**
@@ -108,7 +108,7 @@ export function contingencySql(
   } else {
     const { join: propsJoin, properties } = actorPropertiesJoin(projectId, request.funnel)
     const pairs = request.propertyNames.includes('$all')
-      ? sql`select ca.tgt, ca.reached, kv.key as k, kv.value as v from ca ${propsJoin} cross join lateral ${hooks.jsonEntries(properties)} as kv where kv.value is not null`
+      ? sql`select ca.tgt, ca.reached, kv.key as k, kv.value as v from ca ${propsJoin} ${hooks.jsonEntries(properties, 'kv')} where kv.value is not null`
       : join(
           [...new Set(request.propertyNames)].map((name) => sql`select ca.tgt, ca.reached, cast(${name} as varchar) as k, ${namedPropertyText(hooks, properties, name)} as v from ca ${propsJoin}`),
           '\nunion all\n',
