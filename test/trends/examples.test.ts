@@ -3,7 +3,6 @@
  * (test/reference/trends/trend-examples.ts) on every storage target.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { runTrend } from '../../packages/core/src/query/trends/run-trend.js'
 import { targets } from '../filters/filter-db.js'
 import { TREND_EXAMPLES, toRefDataset, trendMismatches, type TrendExample } from '../reference/trends/trend-examples.js'
 import { openTrendEngine, type TrendEngine } from './support/engine.js'
@@ -80,7 +79,7 @@ for (const target of targets) {
         now = new Date(example.data.now)
         const projectId = await loadTrendData(engine, toRefDataset(example.data))
         const { params, expected } = await materialise(engine, projectId, example)
-        const response = await runTrend(engine.ctx, projectId, params)
+        const response = await engine.sightline.query.trend(projectId, params)
         const problems = trendMismatches(response.result, expected)
         expect(problems, `${example.why}\n${JSON.stringify(response.result).slice(0, 3000)}`).toEqual([])
       })

@@ -5,7 +5,6 @@
  * `breakdown_type: "hogql"` breaks down by an expression's text.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { runTrend } from '../../packages/core/src/query/trends/run-trend.js'
 import { targets } from '../filters/filter-db.js'
 import { ev, UTC } from '../reference/trends/trend-example-data.js'
 import { toRefDataset, trendMismatches } from '../reference/trends/trend-examples.js'
@@ -82,7 +81,7 @@ for (const target of targets) {
 
     for (const c of CASES) {
       test(c.name, async () => {
-        const response = await runTrend(engine.ctx, projectId, c.params)
+        const response = await engine.sightline.query.trend(projectId, c.params)
         expect(trendMismatches(response.result, c.expected), `${c.why}\n${JSON.stringify(response.result.map((r) => (r as { data: unknown }).data))}`).toEqual([])
       })
     }

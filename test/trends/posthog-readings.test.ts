@@ -4,7 +4,6 @@
  * target. Each `why` says which PostHog code or reference section decides.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { runTrend } from '../../packages/core/src/query/trends/run-trend.js'
 import { targets } from '../filters/filter-db.js'
 import { ev, personsOf, UTC, type TrendExample } from '../reference/trends/trend-example-data.js'
 import { toRefDataset, trendMismatches } from '../reference/trends/trend-examples.js'
@@ -122,7 +121,7 @@ for (const target of targets) {
       test(reading.name, async () => {
         now = new Date(reading.data.now)
         const projectId = await loadTrendData(engine, toRefDataset(reading.data))
-        const response = await runTrend(engine.ctx, projectId, reading.params)
+        const response = await engine.sightline.query.trend(projectId, reading.params)
         expect(trendMismatches(response.result, reading.expected), reading.why).toEqual([])
       })
     }
