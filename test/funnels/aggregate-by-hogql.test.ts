@@ -6,9 +6,8 @@
  * people lists name the targets' persons. Counted by hand below.
  */
 import { describe, expect, it } from 'vitest'
-import { funnelActors } from '../../packages/core/src/query/funnels/funnel-actors.js'
-import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
 import { targets } from '../filters/filter-db.js'
+import type { FunnelPersonsParams } from '@sightline/core'
 import { loadedProject } from './support/loaded-project.js'
 import { MARCH } from '../reference/funnels/funnel-example-builders.js'
 import { SESSIONS } from '../reference/funnels/funnel-examples-aggregation.js'
@@ -23,11 +22,11 @@ describe.each(targets)('funnels aggregated by a HogQL expression on $name', (tar
   const project = loadedProject(target, DATA)
 
   const counts = async (params: Record<string, unknown>) => {
-    const { result } = await runFunnel(project().engine.ctx, project().projectId, params)
+    const { result } = await project().engine.sightline.query.funnel(project().projectId, params)
     return (result as Array<{ count: number; average_conversion_time: number | null }>).map((s) => [s.count, s.average_conversion_time])
   }
-  const people = async (params: Record<string, unknown>) => {
-    const page = await funnelActors(project().engine.ctx, project().projectId, params, PAGE)
+  const people = async (params: FunnelPersonsParams) => {
+    const page = await project().engine.sightline.query.funnelPersons(project().projectId, params, PAGE)
     return { count: page.count, who: page.results.map((p) => p.distinct_ids[0]).sort() }
   }
 
@@ -48,12 +47,12 @@ describe.each(targets)('funnels aggregated by a HogQL expression on $name', (tar
 
   it('aggregates the trends and time-to-convert views by the expression too', async () => {
     // Trends by day over 2024-03-04..06: on the 5th, 3 sessions entered (s1, s2, s3), 1 converted (s1): 33.33...%.
-    const trends = await runFunnel(project().engine.ctx, project().projectId, { ...BY_SESSION, date_from: '2024-03-04', date_to: '2024-03-06', funnel_viz_type: 'trends' })
+    const trends = await project().engine.sightline.query.funnel(project().projectId, { ...BY_SESSION, date_from: '2024-03-04', date_to: '2024-03-06', funnel_viz_type: 'trends' })
     const series = trends.result as Array<{ data: number[]; days: string[] }>
     expect(series[0]!.days).toEqual(['2024-03-04', '2024-03-05', '2024-03-06'])
     expect(series[0]!.data.map((v) => Math.round(v * 100) / 100)).toEqual([0, 33.33, 0])
     // Time to convert: one sample, s1's 300 s.
-    const ttc = await runFunnel(project().engine.ctx, project().projectId, { ...BY_SESSION, funnel_viz_type: 'time_to_convert' })
+    const ttc = await project().engine.sightline.query.funnel(project().projectId, { ...BY_SESSION, funnel_viz_type: 'time_to_convert' })
     expect((ttc.result as { average_conversion_time: number | null }).average_conversion_time).toBe(300)
   })
 
@@ -69,7 +68,7 @@ describe.each(targets)('funnels aggregated by a HogQL expression on $name', (tar
   })
 
   it('refuses an expression outside the subset, naming the key (correlation: test/correlation/aggregate-by-hogql.test.ts)', async () => {
-    await expect(runFunnel(project().engine.ctx, project().projectId, { ...FUNNEL, funnel_aggregate_by_hogql: 'sleep(10)' })).rejects.toMatchObject({ attr: 'funnel_aggregate_by_hogql' })
+    await expect(project().engine.sightline.query.funnel(project().projectId, { ...FUNNEL, funnel_aggregate_by_hogql: 'sleep(10)' })).rejects.toMatchObject({ attr: 'funnel_aggregate_by_hogql' })
     await expect(project().engine.sightline.query.funnelCorrelation(project().projectId, { ...FUNNEL, funnel_aggregate_by_hogql: 'sleep(10)' })).rejects.toMatchObject({ attr: 'funnel_aggregate_by_hogql' })
   })
 })

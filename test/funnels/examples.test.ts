@@ -1,12 +1,11 @@
 /**
  * Every hand-derived funnel worked example (test/reference/funnels/funnel-examples.ts)
- * on every storage target: the `result` runFunnel answers must equal the
+ * on every storage target: the `result` sightline.query.funnel answers must equal the
  * example's, people URLs aside; bad input must be a ValidationError naming
  * the example's field.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ValidationError } from '../../packages/core/src/errors.js'
-import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
+import { ValidationError } from '@sightline/core'
 import { targets } from '../filters/filter-db.js'
 import { FUNNEL_EXAMPLES } from '../reference/funnels/funnel-examples.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
@@ -22,7 +21,7 @@ describe.each(targets)('funnel worked examples on $name', (target) => {
   for (const example of FUNNEL_EXAMPLES) {
     it(example.name, async () => {
       const loaded = await loadExample(engine, example.data)
-      const run = runFunnel(engine.ctx, loaded.projectId, loaded.params(example.params))
+      const run = engine.sightline.query.funnel(loaded.projectId, loaded.params(example.params))
       const expected = example.expected as { validationError?: string }
       if (expected && typeof expected === 'object' && 'validationError' in expected) {
         const error = await run.then(() => null, (e: unknown) => e)
