@@ -8,7 +8,7 @@
  * Each row's people URLs are asked too: they list exactly its counts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { correlationActors, runFunnelCorrelation, type CorrelationRow } from '../../packages/core/src/query/correlation/index.js'
+import type { CorrelationRow } from '@sightline/core'
 import { targets } from '../filters/filter-db.js'
 import { openFunnelEngine, type FunnelEngine } from '../funnels/support/engine.js'
 import { loadExample } from '../funnels/support/load-example.js'
@@ -46,18 +46,19 @@ describe.each(targets)('funnel correlation worked examples on $name', (target) =
 
   const run = async (j: Journeys, params: Record<string, unknown>) => {
     const loaded = await loadExample(engine, j.data())
-    const response = await runFunnelCorrelation(engine.ctx, loaded.projectId, params)
+    const response = await engine.sightline.query.funnelCorrelation(loaded.projectId, params)
     return { projectId: loaded.projectId, response }
   }
-  /** The people behind each row's URLs, counted: [success, failure] per row. */
-  const peopleCounts = async (projectId: number, events: ReadonlyArray<CorrelationRow>) =>
-    Promise.all(
-      events.map(async (e) => {
-        const s = await correlationActors(engine.ctx, projectId, urlParams(e.success_people_url), { limit: 100, offset: 0 })
-        const f = await correlationActors(engine.ctx, projectId, urlParams(e.failure_people_url), { limit: 100, offset: 0 })
-        return [s.count, f.count]
-      }),
-    )
+  /** The people behind each row's URLs, counted: [success, failure] per row. One at a time: a project runs at most 3 queries at once. */
+  const peopleCounts = async (projectId: number, events: ReadonlyArray<CorrelationRow>) => {
+    const counts: number[][] = []
+    for (const e of events) {
+      const s = await engine.sightline.query.funnelCorrelationPersons(projectId, urlParams(e.success_people_url), { limit: 100, offset: 0 })
+      const f = await engine.sightline.query.funnelCorrelationPersons(projectId, urlParams(e.failure_people_url), { limit: 100, offset: 0 })
+      counts.push([s.count, f.count])
+    }
+    return counts
+  }
 
   it('events: S = F = 10; positively 5/0: 6*11/(6*1) = 11; negatively 0/5: 1*6/(11*6) = 1/11; steps never rows', async () => {
     const { projectId, response } = await run(basicJourneys(), signupPaid({ funnel_correlation_type: 'events' }))
@@ -76,7 +77,7 @@ describe.each(targets)('funnel correlation worked examples on $name', (target) =
     const { projectId, response } = await run(basicJourneys(), signupPaid({ funnel_correlation_exclude_event_names: ['positively_related'] }))
     expectRows(response.result.events, [['negatively_related', 0, 5, 1 / 11]])
     const url = response.result.events[0]!.success_people_url.replace('negatively_related', 'positively_related')
-    expect((await correlationActors(engine.ctx, projectId, urlParams(url), { limit: 100, offset: 0 })).count).toBe(5)
+    expect((await engine.sightline.query.funnelCorrelationPersons(projectId, urlParams(url), { limit: 100, offset: 0 })).count).toBe(5)
   })
 
   it('only events inside the actor time in the funnel: after its first step, before conversion or the window end', async () => {
@@ -104,7 +105,7 @@ describe.each(targets)('funnel correlation worked examples on $name', (target) =
     const data = { ...j.data(), actions: { 1: { name: 'signed up', eventNames: ['user signed up'] }, 2: { name: 'paid', eventNames: ['paid'] } } }
     const loaded = await loadExample(engine, data)
     const params = loaded.params({ ...signupPaid(), events: [], actions: [{ id: 1, type: 'actions', order: 0 }, { id: 2, type: 'actions', order: 1 }] })
-    const response = await runFunnelCorrelation(engine.ctx, loaded.projectId, params)
+    const response = await engine.sightline.query.funnelCorrelation(loaded.projectId, params)
     // S = 3, F = 1. positively 2/0: 3*2/(2*1) = 3; other 3/0: 4*2/(1*1) = 8.
     expectRows(response.result.events, [
       ['other', 3, 0, 8],
@@ -133,13 +134,12 @@ describe.each(targets)('funnel correlation worked examples on $name', (target) =
       ['$nice::', 1, 1, (2 * 6) / (16 * 2)],
     ]
     const loaded = await loadExample(engine, j.data())
-    const named = await runFunnelCorrelation(engine.ctx, loaded.projectId, signupPaid({ funnel_correlation_type: 'properties', funnel_correlation_names: ['$browser', '$nice'] }))
+    const named = await engine.sightline.query.funnelCorrelation(loaded.projectId, signupPaid({ funnel_correlation_type: 'properties', funnel_correlation_names: ['$browser', '$nice'] }))
     expectRows(named.result.events, expected)
     expect(await peopleCounts(loaded.projectId, named.result.events)).toEqual(expected.map(([, s, f]) => [s, f]))
-    const all = await runFunnelCorrelation(engine.ctx, loaded.projectId, signupPaid({ funnel_correlation_type: 'properties', funnel_correlation_names: ['$all'] }))
+    const all = await engine.sightline.query.funnelCorrelation(loaded.projectId, signupPaid({ funnel_correlation_type: 'properties', funnel_correlation_names: ['$all'] }))
     expectRows(all.result.events, expected.slice(0, 5))
-    const excluded = await runFunnelCorrelation(
-      engine.ctx,
+    const excluded = await engine.sightline.query.funnelCorrelation(
       loaded.projectId,
       signupPaid({ funnel_correlation_type: 'properties', funnel_correlation_names: '["$all"]', funnel_correlation_exclude_names: '["$browser"]' }),
     )
@@ -158,14 +158,14 @@ describe.each(targets)('funnel correlation worked examples on $name', (target) =
     // Dropped: email on positively (2 actors), shazam (2), JSON null values.
     const loaded = await loadExample(engine, j.data())
     const params = signupPaid({ funnel_correlation_type: 'event_with_properties', funnel_correlation_event_names: ['positively_related', 'negatively_related'] })
-    const response = await runFunnelCorrelation(engine.ctx, loaded.projectId, params)
+    const response = await engine.sightline.query.funnelCorrelation(loaded.projectId, params)
     expectRows(response.result.events, [
       ['positively_related::blah::value_bleh', 5, 0, 11],
       ['positively_related::signup_source::facebook', 3, 0, 5.5],
       ['negatively_related::signup_source::email', 0, 3, 2 / 11],
     ])
     expect(await peopleCounts(loaded.projectId, response.result.events)).toEqual([[5, 0], [3, 0], [0, 3]])
-    const excluded = await runFunnelCorrelation(engine.ctx, loaded.projectId, { ...params, funnel_correlation_event_exclude_property_names: ['signup_source'] })
+    const excluded = await engine.sightline.query.funnelCorrelation(loaded.projectId, { ...params, funnel_correlation_event_exclude_property_names: ['signup_source'] })
     expectRows(excluded.result.events, [['positively_related::blah::value_bleh', 5, 0, 11]])
   })
 
@@ -182,9 +182,9 @@ describe.each(targets)('funnel correlation worked examples on $name', (target) =
     }
     // S = F = 2. seen 2/0: 3*3/(1*1) = 9; industry::finance 2/0 = 9, retail 0/2 = 1/9.
     const loaded = await loadExample(engine, j.data())
-    const events = await runFunnelCorrelation(engine.ctx, loaded.projectId, signupPaid({ aggregation_group_type_index: 0 }))
+    const events = await engine.sightline.query.funnelCorrelation(loaded.projectId, signupPaid({ aggregation_group_type_index: 0 }))
     expectRows(events.result.events, [['seen', 2, 0, 9]])
-    const props = await runFunnelCorrelation(engine.ctx, loaded.projectId, signupPaid({ aggregation_group_type_index: 0, funnel_correlation_type: 'properties', funnel_correlation_names: ['industry'] }))
+    const props = await engine.sightline.query.funnelCorrelation(loaded.projectId, signupPaid({ aggregation_group_type_index: 0, funnel_correlation_type: 'properties', funnel_correlation_names: ['industry'] }))
     expectRows(props.result.events, [
       ['industry::finance', 2, 0, 9],
       ['industry::retail', 0, 2, 1 / 9],
@@ -210,7 +210,7 @@ describe.each(targets)('funnel correlation worked examples on $name', (target) =
     const j = new Journeys().person('a').event('a', 'user signed up', '2020-01-02T14:00:00Z').event('a', 'x', '2020-01-02T15:00:00Z').event('a', 'paid', '2020-01-04T14:00:00Z')
     const { projectId, response } = await run(j, signupPaid())
     expect(response.result).toEqual({ events: [], skewed: true })
-    const none = await runFunnelCorrelation(engine.ctx, projectId, { events: [], actions: [] })
+    const none = await engine.sightline.query.funnelCorrelation(projectId, { events: [], actions: [] })
     expect(none.result).toEqual({ events: [], skewed: false })
   })
 

@@ -5,7 +5,6 @@
  * held to the same hand count.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { runRetention } from '../../packages/core/src/query/retention/index.js'
 import { targets } from '../filters/filter-db.js'
 import { referenceRetention } from '../reference/retention/retention-reference.js'
 import { EXAMPLES } from './examples.js'
@@ -32,7 +31,7 @@ for (const target of targets) {
     for (const x of EXAMPLES) {
       test(x.name, async () => {
         const projectId = await loadInto(state, x.data)
-        const response = await runRetention(state.engine.ctx, projectId, x.params)
+        const response = await state.engine.sightline.query.retention(projectId, x.params)
         expect(shown(response.result)).toEqual(x.rows)
         if (x.dates) expect(response.result.map((r) => r.date)).toEqual(x.dates)
         expect(response.result.map((r) => r.label)).toEqual(x.rows.map((_, i) => `${x.period ?? 'Day'} ${i % (x.perBlock ?? x.rows.length)}`))

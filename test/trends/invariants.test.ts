@@ -8,7 +8,6 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { resolveDateRange } from '../../packages/core/src/query/dates/resolve-date-range.js'
-import { runTrend } from '../../packages/core/src/query/trends/run-trend.js'
 import { parseTimestamp } from '../../packages/core/src/time/timestamp.js'
 import { targets } from '../filters/filter-db.js'
 import type { RefDataset } from '../reference/shared/ref-dataset.js'
@@ -52,7 +51,7 @@ for (const target of targets) {
           const projectId = await loadTrendData(engine, data)
           for (const [interval, event, limit] of checks) {
             const trend = async (extra: Record<string, unknown>) =>
-              (await runTrend(engine.ctx, projectId, { ...RANGE, interval, ...extra })).result as Series[]
+              (await engine.sightline.query.trend(projectId, { ...RANGE, interval, ...extra })).result as Series[]
             const [total, dau] = await trend({ events: [{ id: event }, { id: event, math: 'dau' }] })
             expect(sum(total!.data)).toBe(await eventsInRange(data, interval, event))
             dau!.data.forEach((v, i) => expect(v).toBeLessThanOrEqual(total!.data[i]!))
