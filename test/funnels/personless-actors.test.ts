@@ -6,9 +6,6 @@
  * distinct id itself, next to real persons, on every storage.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { correlationActors, runFunnelCorrelation } from '../../packages/core/src/query/correlation/index.js'
-import { funnelActors } from '../../packages/core/src/query/funnels/funnel-actors.js'
-import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
 import { targets } from '../filters/filter-db.js'
 import { dataset, ev, MARCH, people } from '../reference/funnels/funnel-example-builders.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
@@ -40,10 +37,10 @@ describe.each(targets)('personless actors on $name', (target) => {
     const ghostPerson = await engine.sightline.persons.get(loaded.projectId, 'ghost')
     expect(ghostPerson).toBeNull()
     const params = { ...MARCH, events: [{ id: 'signup' }, { id: 'purchase' }] }
-    const { result } = await runFunnel(engine.ctx, loaded.projectId, params)
+    const { result } = await engine.sightline.query.funnel(loaded.projectId, params)
     expect((result as Array<{ count: number }>).map((s) => s.count)).toEqual([3, 2])
 
-    const converted = await funnelActors(engine.ctx, loaded.projectId, { ...params, funnel_step: 2 }, { limit: 10, offset: 0 })
+    const converted = await engine.sightline.query.funnelPersons(loaded.projectId, { ...params, funnel_step: 2 }, { limit: 10, offset: 0 })
     const bob = await engine.sightline.persons.get(loaded.projectId, 'bob')
     const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1)
     expect(converted.count).toBe(2)
@@ -77,14 +74,14 @@ describe.each(targets)('personless actors on $name', (target) => {
       people({ bob: {}, dave: {}, erin: {}, fay: {}, gus: {} }),
     )
     const loaded = await loadExample(engine, data)
-    const { result } = await runFunnelCorrelation(engine.ctx, loaded.projectId, {
+    const { result } = await engine.sightline.query.funnelCorrelation(loaded.projectId, {
       ...MARCH,
       events: [{ id: 'signup' }, { id: 'purchase' }],
       funnel_correlation_type: 'events',
     })
     const pricing = result.events.find((e) => e.event.event === 'pricing')!
     expect([pricing.success_count, pricing.failure_count]).toEqual([3, 0])
-    const listed = await correlationActors(engine.ctx, loaded.projectId, paramsOf(pricing.success_people_url), { limit: 10, offset: 0 })
+    const listed = await engine.sightline.query.funnelCorrelationPersons(loaded.projectId, paramsOf(pricing.success_people_url), { limit: 10, offset: 0 })
     const bob = await engine.sightline.persons.get(loaded.projectId, 'bob')
     const dave = await engine.sightline.persons.get(loaded.projectId, 'dave')
     expect(listed.count).toBe(3)
