@@ -10,7 +10,7 @@
  * (sessions) leaves only the totals. Counted by hand below.
  */
 import { describe, expect, it } from 'vitest'
-import { correlationActors, runFunnelCorrelation, type CorrelationRow } from '../../packages/core/src/query/correlation/index.js'
+import type { CorrelationRow } from '@sightline/core'
 import { targets } from '../filters/filter-db.js'
 import { loadedProject } from '../funnels/support/loaded-project.js'
 import { dataset, ev, MARCH, people } from '../reference/funnels/funnel-example-builders.js'
@@ -39,10 +39,10 @@ const PAGE = { limit: 10, offset: 0 }
 describe.each(targets)('correlation of a funnel aggregated by a HogQL expression on $name', (target) => {
   const project = loadedProject(target, DATA)
 
-  const correlate = async (params: Record<string, unknown>) => (await runFunnelCorrelation(project().engine.ctx, project().projectId, params)).result
+  const correlate = async (params: Record<string, unknown>) => (await project().engine.sightline.query.funnelCorrelation(project().projectId, params)).result
   const rows = (events: ReadonlyArray<CorrelationRow>) => events.map((e) => [e.event.event, e.success_count, e.failure_count, e.correlation_type])
   const people = async (url: string) => {
-    const page = await correlationActors(project().engine.ctx, project().projectId, urlParams(url), PAGE)
+    const page = await project().engine.sightline.query.funnelCorrelationPersons(project().projectId, urlParams(url), PAGE)
     return page.results.map((p) => p.distinct_ids[0]).sort()
   }
 

@@ -8,8 +8,6 @@
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { runTrend } from '../../packages/core/src/query/trends/run-trend.js'
-import { trendActors } from '../../packages/core/src/query/trends/trend-actors.js'
 import { targets } from '../filters/filter-db.js'
 import { dataset, RANGE } from '../reference/trends/trend-arbitraries.js'
 import { openTrendEngine, type TrendEngine } from './support/engine.js'
@@ -76,7 +74,7 @@ for (const target of targets) {
           now = data.now
           const projectId = await loadTrendData(engine, { ...data, events: data.events.map((e, i) => ({ ...e, uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` })) })
           for (const [request, pick] of requests) {
-            const rows = (await runTrend(engine.ctx, projectId, request)).result as Row[]
+            const rows = (await engine.sightline.query.trend(projectId, request)).result as Row[]
             const math = request.events[0]!.math
             const cumulative = request.display === 'ActionsLineGraphCumulative'
             // At most 12 points per result keep the run short: a pseudo-random choice of links, up to 8 of points
@@ -87,7 +85,7 @@ for (const target of targets) {
             const some = <T>(xs: T[], n: number) => xs.filter((_, i) => (i + pick) % Math.max(1, Math.ceil(xs.length / n)) === 0)
             const chosen = [...some(points.filter((p) => p.value !== 0), 8), ...some(points.filter((p) => p.value === 0), 4)]
             for (const { row, value, link } of chosen) {
-              const found = await trendActors(engine.ctx, projectId, paramsOf(link.url), { limit: 1000, offset: 0 })
+              const found = await engine.sightline.query.trendPersons(projectId, paramsOf(link.url), { limit: 1000, offset: 0 })
               expect(found.results.length, link.url).toBe(found.count)
               const exact =
                 request.insight !== 'TRENDS' || (ACTOR_MATHS.has(math) && !(cumulative && (math === 'weekly_active' || math === 'monthly_active')))
