@@ -56,4 +56,23 @@ export const UNORDERED_EXAMPLES: FunnelExample[] = [
       "Safari: a@10:00 is Chrome and is skipped (done = 0), so it is in no queue; a@10:01 enters at step 0 (both empty), z@10:02 fills All events: 2 steps, 60 s. " +
       '(Had the skipped a@10:00 been filed under step 0, a@10:01 would go to All events, z behind it, and Safari would have 1 step.) Tied, by value: Chrome, Safari.',
   },
+  {
+    name: 'unordered, first_touch breakdown with overlapping steps: events without the value still count',
+    data: dataset([ev('p1', 'a', '10:00'), ev('p1', 'a', '10:01', { $browser: 'Chrome' })]),
+    params: { ...UNORDERED, events: [{ id: 'a' }, { id: null }], breakdown: '$browser', breakdown_type: 'event', breakdown_attribution_type: 'first_touch' },
+    expected: [under(['Chrome'], [done(0, 1), done(1, 1, 60)])],
+    why:
+      "first_touch: p1's first event with a browser is a@10:01, so p1 runs under Chrome, with all its events (only step attribution asks an event to carry the value). " +
+      'Steps a and All events: a@10:00 (no browser) matches both, both queues are empty, it takes step 0; a@10:01 goes to the empty All-events step: 2 steps, 60 s.',
+  },
+  {
+    name: 'unordered: All events first and a repeated step, one event name fills all three in turn',
+    data: dataset([ev('p1', 'a', '10:00'), ev('p1', 'a', '10:01'), ev('p1', 'a', '10:02'), ev('p2', 'z', '10:00'), ev('p2', 'a', '10:05')]),
+    params: { ...UNORDERED, events: [{ id: null }, { id: 'a' }, { id: 'a' }] },
+    expected: [done(0, 2), done(1, 2, 180), done(2, 1, 60)],
+    why:
+      'Steps All events, a, a: an a matches all three. p1: a@10:00 finds every queue empty and takes the lowest, step 0 (All events); a@10:01 takes the lower empty one, step 1; a@10:02 step 2: 3 steps, heads 10:00, 10:01, 10:02, gaps 60 and 60 s. ' +
+      'p2: z@10:00 can only be All events; a@10:05 goes to the lowest empty step, 1: 2 steps, 300 s. Step 1: 60 and 300 s, mean and median 180; step 2: p1, 60 s. ' +
+      '(Filing each event under its lowest step would put every a under All events: p1 1 step.)',
+  },
 ]
