@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ValidationError } from '../../packages/core/src/errors.js'
+import { ValidationError } from '@sightline/core'
 import { targets } from '../filters/filter-db.js'
 import { toRefDataset } from '../reference/funnels/funnel-dataset.js'
 import { referenceFunnel } from '../reference/funnels/funnel-reference.js'

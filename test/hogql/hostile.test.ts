@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ValidationError } from '../../packages/core/src/errors.js'
+import { ValidationError } from '@sightline/core'
 import { openHogqlDb, serverSkipReason, targets, type HogqlDb, type HogqlRow } from './hogql-db.js'
 
 const ROWS: HogqlRow[] = [
