@@ -13,6 +13,7 @@ export type { EventRow, SightlineDatabase } from './db/tables.js'
 export { EVENT_COLUMNS } from './db/tables.js'
 export { MATERIALIZED_NUMBERS, MATERIALIZED_PROPERTIES, type MaterializedProperty } from './db/materialized-properties.js'
 export { PROPERTY_SLOT_POOL, slotColumns, type PropertySlotType } from './db/property-slots.js'
+export { sqlCast, type SqlCastType } from './db/sql-cast.js'
 export type * from './db/tables.js'
 
 /** What differs between databases, stated as facts the planner asks about (never "which database is this"). */

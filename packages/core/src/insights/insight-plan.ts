@@ -17,6 +17,7 @@ import { isAbsoluteDate, nextBoundaryMs, nextRangeChangeMs, nextResolutionChange
 import { legacyParamsOfQuery } from './query-node.js'
 import type { RefreshBasis } from './staleness.js'
 import { bucketLimitOf } from '../query/execution/query-limits.js'
+import { sqlCast } from '../db/sql-cast.js'
 
 type Json = Record<string, unknown>
 
@@ -249,7 +250,7 @@ async function actionsNamed(ctx: EngineContext, projectId: number, params: Json)
 }
 
 async function earliestEvent(ctx: EngineContext, projectId: number): Promise<Date | null> {
-  const query = sql<{ t: string | null }>`select min(timestamp) as t from events where project_id = ${projectId} and timestamp > cast(${EARLIEST_TIMESTAMP} as timestamptz)`
+  const query = sql<{ t: string | null }>`select min(timestamp) as t from events where project_id = ${projectId} and timestamp > ${sqlCast(EARLIEST_TIMESTAMP, 'timestamptz')}`
   const [row] = (await runStorage('read earliest event', () => query.execute(ctx.db))).rows
   return row?.t ? new Date(row.t) : null
 }

@@ -1,9 +1,16 @@
 import { DefaultQueryCompiler, OperatorNode } from 'kysely'
-import type { BinaryOperationNode, CompiledQuery, OperationNode, QueryId, RootOperationNode, ValueNode } from 'kysely'
+import type { BinaryOperationNode, CompiledQuery, DataTypeNode, OperationNode, QueryId, RootOperationNode, ValueNode } from 'kysely'
 import { toClickHouseParameter, toTimeParameter, type ClickHouseParameter } from './clickhouse-parameter.js'
 import { nullableWindowShifts } from './nullable-window-shifts.js'
-import { postgresCastTypes } from './postgres-cast-types.js'
 import { signedAggregates } from './signed-aggregates.js'
+
+// Core's cast types (`sqlCast`) ClickHouse lacks or reads otherwise (its TIMESTAMP is DateTime, whole seconds; type
+// names are case-sensitive but for SQL's aliases, such as the bigint, text and boolean core writes; `uuid` is not one).
+const DATA_TYPES: Readonly<Record<string, string>> = {
+  timestamptz: "DateTime64(6, 'UTC')",
+  float8: 'Float64',
+  uuid: 'UUID',
+}
 
 // Postgres's regex operators find a match anywhere, as ClickHouse's match() (RE2) does; `(?i)` makes it case-insensitive.
 const REGEX_OPERATORS: Readonly<Record<string, { negated: boolean; flags: string }>> = {
@@ -34,14 +41,18 @@ export class ClickHouseQueryCompiler extends DefaultQueryCompiler {
   /**
    * As Kysely compiles, then rewrites of the text (user values are
    * parameters there, never text): `lag`/`lead` with SQL's null past the
-   * partition (`nullableWindowShifts`), counts and integer sums signed as
-   * SQL's (`signedAggregates`), and casts to Postgres types ClickHouse lacks
-   * spelled as its types (`postgresCastTypes`).
+   * partition (`nullableWindowShifts`), and counts and integer sums signed
+   * as SQL's (`signedAggregates`).
    */
   override compileQuery(node: RootOperationNode, queryId: QueryId): CompiledQuery {
     const compiled = super.compileQuery(node, queryId)
-    const sql = postgresCastTypes(signedAggregates(nullableWindowShifts(compiled.sql)))
+    const sql = signedAggregates(nullableWindowShifts(compiled.sql))
     return sql === compiled.sql ? compiled : Object.freeze({ ...compiled, sql })
+  }
+
+  /** Core's casts (`sqlCast`) to the Postgres types ClickHouse lacks, in ClickHouse's names. */
+  protected override visitDataType(node: DataTypeNode): void {
+    this.append(DATA_TYPES[node.dataType] ?? node.dataType)
   }
 
   protected override appendValue(value: unknown): void {

@@ -12,6 +12,7 @@ import { monthPeriodsSql } from './month-periods-sql.js'
 import type { CohortScope } from './cohort-scope.js'
 import type { CohortCatalog } from './load-cohorts.js'
 import { personOverrideJoin, personUuidOf } from '../scope/event-scope.js'
+import { sqlCast } from '../../db/sql-cast.js'
 
 type Bool = Expression<SqlBool>
 type Path = ReadonlyArray<string | number>
@@ -31,7 +32,7 @@ const FALSE: Bool = sql<SqlBool>`false`
 const MICROS: Readonly<Record<'minute' | 'hour' | 'day' | 'week', number>> = { minute: 60e6, hour: 3600e6, day: 86_400e6, week: 604_800e6 }
 const and = (parts: ReadonlyArray<Bool>): Bool => (parts.length === 1 ? parts[0]! : sql<SqlBool>`(${sql.join(parts, sql` and `)})`)
 /** An instant as a bound timestamptz parameter. */
-const atMicros = (micros: number): Ts => sql`cast(${formatTimestamp(micros)} as timestamptz)`
+const atMicros = (micros: number): Ts => sql`${sqlCast(formatTimestamp(micros), 'timestamptz')}`
 const at = (d: Date): Ts => atMicros(dateToMicros(d))
 /** `sum(case when cond then 1 else 0 end)`: PostHog's `countIf`. */
 const countIf = (cond: Bool): RawBuilder<number> => sql<number>`sum(case when ${cond} then 1 else 0 end)`

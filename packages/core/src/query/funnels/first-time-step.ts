@@ -7,6 +7,7 @@ import { addFilterNeeds, noNeeds } from '../scope/filter-needs.js'
 import type { QueryProject } from '../scope/query-project.js'
 import { seriesCondition } from '../series/series-condition.js'
 import type { SeriesEntity } from '../series/series.js'
+import { sqlCast } from '../../db/sql-cast.js'
 
 /**
  * The step maths PostHog's funnels read (`FunnelMathType`); the legacy
@@ -52,7 +53,7 @@ export function firstTimeCondition(step: SeriesEntity & { readonly math: FirstTi
   const src = scope.sources
   const withFilters = step.math === 'first_time_for_user_with_filters'
   const entity = seriesCondition(withFilters ? step : { ...step, properties: [] }, src, (id) => input.extensions.actionCondition(id, src))
-  const to = sql`cast(${sql.lit(formatTimestamp(input.range.toMicros))} as timestamptz)`
+  const to = sqlCast(sql.lit(formatTimestamp(input.range.toMicros)), 'timestamptz')
   const firsts = sql`select e.uuid as fu, row_number() over (partition by ${PERSON_KEY} order by e.timestamp, cast(e.uuid as text)) as frn
     from ${scope.from} where ${scope.where} and ${entity} and e.timestamp <= ${to}`
   // PostHog's HAVING (the first event is in the range and passes the filters) needs no

@@ -2,6 +2,7 @@ import { sql, type Expression } from 'kysely'
 import type { HogqlFunction } from './hogql-function.js'
 import { HogqlError, type HogqlNode } from './hogql-node.js'
 import { fromLocalTime, localTime, make, timeOf, type Ctx, type Temporal, type Value } from './value.js'
+import { sqlCast } from '../../db/sql-cast.js'
 
 /**
  * Date functions, in the project's time zone as HogQL runs them (it passes the
@@ -44,7 +45,7 @@ function startOfWeek(args: ReadonlyArray<unknown>, node: HogqlNode, ctx: Ctx): V
 function now(ctx: Ctx, node: HogqlNode): Expression<unknown> {
   const at = ctx.scope.now
   if (!at) throw new HogqlError('reads the clock, which this query does not provide', node)
-  return sql`cast(${at.toISOString()} as timestamptz)`
+  return sql`${sqlCast(at.toISOString(), 'timestamptz')}`
 }
 
 const DIFF_UNITS = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const

@@ -1,6 +1,7 @@
 import { sql, type Expression } from 'kysely'
 import { HogqlError, type HogqlNode } from './hogql-node.js'
 import type { HogqlScope } from './scope.js'
+import { sqlCast } from '../../db/sql-cast.js'
 
 /**
  * A compiled value's kind. `unknown` is a property: JSON text, read as a
@@ -46,7 +47,7 @@ export function make(kind: Kind, expression: Expression<unknown>, weight: number
 const TEXT_NULL = sql<string | null>`cast(null as text)`
 const NUMBER_NULL = sql<number | null>`cast(null as double precision)`
 const BOOL_NULL = sql`cast(null as boolean)`
-const TIME_NULL = sql`cast(null as timestamptz)`
+const TIME_NULL = sql`${sqlCast(sql`null`, 'timestamptz')}`
 
 export const nullOf = (kind: Kind): Expression<unknown> =>
   kind === 'number' ? NUMBER_NULL : kind === 'boolean' ? BOOL_NULL : kind === 'datetime' ? TIME_NULL : TEXT_NULL

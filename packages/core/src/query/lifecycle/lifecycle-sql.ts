@@ -1,5 +1,6 @@
 import { sql, type Expression, type RawBuilder } from 'kysely'
 import { personText, type SeriesScope } from '../trends/series-scope.js'
+import { sqlCast } from '../../db/sql-cast.js'
 
 export const LIFECYCLE_STATUSES = ['new', 'returning', 'resurrecting', 'dormant'] as const
 export type LifecycleStatus = (typeof LIFECYCLE_STATUSES)[number]
@@ -27,5 +28,5 @@ export function lifecycleStatusSql(scope: SeriesScope, bucket: Expression<number
 
 /** Lifecycle cells: `{ b, status, v }`, the number of persons of each status in each period. */
 export function lifecycleCountsSql(statuses: RawBuilder<{ p: string; b: number; status: LifecycleStatus }>): RawBuilder<{ b: number; status: LifecycleStatus; v: number }> {
-  return sql<{ b: number; status: LifecycleStatus; v: number }>`select b, status, cast(count(*) as float8) as v from (${statuses}) as s group by b, status`
+  return sql<{ b: number; status: LifecycleStatus; v: number }>`select b, status, ${sqlCast(sql`count(*)`, 'float8')} as v from (${statuses}) as s group by b, status`
 }

@@ -4,6 +4,7 @@ import { bucketIndexSql } from '../dates/bucket-index-sql.js'
 import type { RetentionRequest } from './retention-request.js'
 import type { RetentionEvents } from './retention-events-sql.js'
 import type { RetentionWindow } from './retention-window.js'
+import { sqlCast } from '../../db/sql-cast.js'
 
 /** One appearance: actor `a` of breakdown value `v` is in cohort row `i` and active at `k` periods after it (k = 0: the cohort itself). */
 export type RetentionCell = { a: string; v: string; i: number; k: number }
@@ -58,7 +59,7 @@ export function retentionCellsSql(events: RetentionEvents, request: RetentionReq
  */
 export function retentionCountsSql(cells: RawBuilder<RetentionCell>, cumulative: boolean): RawBuilder<{ v: string; i: number; k: number; n: number }> {
   if (cumulative) {
-    return sql`select v, i, mk as k, cast(count(*) as float8) as n from (select a, v, i, max(k) as mk from (${cells}) as c group by a, v, i) as m group by v, i, mk`
+    return sql`select v, i, mk as k, ${sqlCast(sql`count(*)`, 'float8')} as n from (select a, v, i, max(k) as mk from (${cells}) as c group by a, v, i) as m group by v, i, mk`
   }
-  return sql`select v, i, k, cast(count(*) as float8) as n from (${cells}) as c group by v, i, k`
+  return sql`select v, i, k, ${sqlCast(sql`count(*)`, 'float8')} as n from (${cells}) as c group by v, i, k`
 }

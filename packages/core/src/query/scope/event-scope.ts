@@ -7,6 +7,7 @@ import type { PropertyFilters } from '../filters/property-filters.js'
 import { addFilterNeeds, noNeeds, type FilterNeeds } from './filter-needs.js'
 import { NO_PROMOTED_COLUMNS, type PromotedColumns, type QueryProject } from './query-project.js'
 import type { QuerySources } from './query-sources.js'
+import { sqlCast } from '../../db/sql-cast.js'
 
 export interface EventScopeOptions {
   readonly project: QueryProject
@@ -78,7 +79,7 @@ export const PERSON_KEY: Expression<string> = sql<string>`coalesce(${PERSON_UUID
 
 /** The uuid a personless distinct id stands under in `PERSON_KEY`: its md5, read as a uuid (same spelling on every database). */
 export function personlessKey(distinctId: Expression<string>): Expression<string> {
-  return sql<string>`cast(md5(${distinctId}) as uuid)`
+  return sqlCast<string>(sql`md5(${distinctId})`, 'uuid')
 }
 
 /**
@@ -164,8 +165,8 @@ export function eventScope(options: EventScopeOptions): EventScope {
   if (options.range) {
     // Literals, not parameters: text Sightline formatted itself (never user text), and with
     // literal bounds DuckDB skips row groups by their min/max (measured: 4 ms against 14 ms).
-    conditions.push(sql<SqlBool>`e.timestamp >= cast(${sql.lit(formatTimestamp(options.range.fromMicros))} as timestamptz)`)
-    conditions.push(sql<SqlBool>`e.timestamp <= cast(${sql.lit(formatTimestamp(options.range.toMicros))} as timestamptz)`)
+    conditions.push(sql<SqlBool>`e.timestamp >= ${sqlCast(sql.lit(formatTimestamp(options.range.fromMicros)), 'timestamptz')}`)
+    conditions.push(sql<SqlBool>`e.timestamp <= ${sqlCast(sql.lit(formatTimestamp(options.range.toMicros)), 'timestamptz')}`)
   }
   if (options.properties) conditions.push(compilePropertyFilters(options.properties, sources))
   if (testAccounts) conditions.push(compilePropertyFilters(testAccounts, sources))

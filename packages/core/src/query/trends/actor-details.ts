@@ -3,6 +3,7 @@ import type { EngineContext } from '../../context.js'
 import { runStorage } from '../../db/run.js'
 import type { SqlHooks } from '../../storage.js'
 import { personlessDistinctIds } from '../scope/personless-distinct-ids.js'
+import { sqlCast } from '../../db/sql-cast.js'
 
 /** One actor behind a point: a person (or, for `unique_group`, a group), as the persons endpoints show it. */
 export interface TrendActor {
@@ -37,7 +38,7 @@ export async function pageActors(
   page: ActorsPage,
   groupTypeIndex: number | null,
 ): Promise<ActorsResult> {
-  const counted = sql<{ c: number }>`select cast(count(*) as float8) as c from (${actors}) as x`
+  const counted = sql<{ c: number }>`select ${sqlCast(sql`count(*)`, 'float8')} as c from (${actors}) as x`
   const [total] = (await runStorage('count trend actors', () => counted.execute(ctx.db))).rows
   const paged = sql<{ a: string }>`select a from (${actors}) as x order by n desc, a asc limit ${sql.lit(page.limit)} offset ${sql.lit(page.offset)}`
   const ids = (await runStorage('page trend actors', () => paged.execute(ctx.db))).rows.map((r) => String(r.a))

@@ -6,6 +6,7 @@ import { personText, type SeriesScope } from './series-scope.js'
 import type { QueryEnv } from '../analysis/query-env.js'
 import type { TrendSeries } from './trend-request.js'
 import { eventPropertyNumber } from '../filters/compile-property-filters.js'
+import { sqlCast } from '../../db/sql-cast.js'
 
 /**
  * What one cells query reads: the series' events, each row's bucket and
@@ -34,7 +35,7 @@ const groupNames = (input: CellsInput): string[] => [...(input.bucket ? ['b'] : 
 const list = (names: ReadonlyArray<string>) => sql.join(names.map(col), sql`, `)
 const groupBy = (names: ReadonlyArray<string>) => (names.length === 0 ? sql`` : sql`group by ${list(names)}`)
 /** Counts and sums come back as float8 on both databases (Postgres's `avg(bigint)` is numeric, which the driver returns as text). */
-const asNumber = (e: Expression<unknown>) => sql<number>`cast(${e} as float8)`
+const asNumber = (e: Expression<unknown>) => sqlCast<number>(e, 'float8')
 
 /** The scoped rows with their bucket, keys and extra columns. */
 export function rowsSql(input: CellsInput, extra: ReadonlyArray<readonly [string, Expression<unknown>]>): RawBuilder<unknown> {

@@ -3,6 +3,7 @@ import { formatTimestamp } from '../../time/timestamp.js'
 import { PERSON_KEY } from '../scope/event-scope.js'
 import { actorKeySql, asNumber, groupBySql, groupNames, keyNames, rowsSql, selectGroups, type CellsInput, type CellsSql } from './cells-sql.js'
 import type { TrendSeries } from './trend-request.js'
+import { sqlCast } from '../../db/sql-cast.js'
 
 /**
  * Cumulative `dau` and `unique_group` (reference §5): each actor counts once,
@@ -35,8 +36,8 @@ export function firstTimeCellsSql(
   ])
   const keyRefs = input.keys.map((_, i) => sql.ref(`k${i}`) as Expression<string>)
   const inner = sql`select ${selectGroups([...(input.bucket ? ['b'] : []), ...keyRefs.map((_, i) => `k${i}`)])}ts, row_number() over (partition by p order by ts, u) as rn from (${rows}) as r`
-  const from = sql`cast(${formatTimestamp(range.fromMicros)} as timestamptz)`
-  const to = sql`cast(${formatTimestamp(range.toMicros)} as timestamptz)`
+  const from = sqlCast(formatTimestamp(range.fromMicros), 'timestamptz')
+  const to = sqlCast(formatTimestamp(range.toMicros), 'timestamptz')
   const conditions = [sql`rn = 1`, sql`ts >= ${from}`, sql`ts <= ${to}`, ...(keyFilter ? [keyFilter(keyRefs)] : [])]
   const groups = groupNames(input)
   return sql`select ${selectGroups(groups)}${asNumber(sql`count(*)`)} as v from (${inner}) as t where ${sql.join(conditions, sql` and `)} ${groupBySql(groups)}`

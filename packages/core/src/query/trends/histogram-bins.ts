@@ -1,5 +1,6 @@
 import { sql, type Expression } from 'kysely'
 import { NO_BIN } from './breakdown-markers.js'
+import { sqlCast } from '../../db/sql-cast.js'
 
 /** One equal-width bin: `lo <= value < hi`, shown as `"[lo,hi]"`. */
 export interface HistogramBin {
@@ -46,6 +47,6 @@ export function histogramBins(min: number | null, max: number | null, count: num
 /** The bin label of a numeric SQL value (null: not a number), `NO_BIN` when no bin holds it. Edges and labels are bound parameters. */
 export function binLabelSql(value: Expression<number | null>, bins: ReadonlyArray<HistogramBin>): Expression<string> {
   if (bins.length === 0) return sql<string>`cast(${NO_BIN} as text)`
-  const branches = bins.map((b) => sql`when ${value} >= cast(${b.lo} as float8) and ${value} < cast(${b.hi} as float8) then cast(${b.label} as text)`)
+  const branches = bins.map((b) => sql`when ${value} >= ${sqlCast(b.lo, 'float8')} and ${value} < ${sqlCast(b.hi, 'float8')} then cast(${b.label} as text)`)
   return sql<string>`(case ${sql.join(branches, sql` `)} else cast(${NO_BIN} as text) end)`
 }

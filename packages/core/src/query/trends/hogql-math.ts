@@ -6,6 +6,7 @@ import { parseHogqlExpression } from '../hogql/parser.js'
 import type { QuerySources } from '../scope/query-sources.js'
 import { hogqlScope } from './series-scope.js'
 import type { QueryEnv } from '../analysis/query-env.js'
+import { sqlCast } from '../../db/sql-cast.js'
 
 /** A `math_hogql` aggregate over the rows of a bucket: its SQL aggregate and the per-row column it reads. */
 export interface HogqlAggregateSql {
@@ -48,14 +49,14 @@ export function hogqlAggregate(expression: string, env: QueryEnv, sources: Query
   const params = Array.isArray(root.params) ? (root.params as HogqlNode[]) : []
   if (root.node !== 'Call' || !(name === 'count' || NUMERIC.has(name))) return refuse(`${JSON.stringify(expression)} is not an aggregate`)
   const hooks = sources.hooks
-  if (name === 'count' && args.length === 0) return { column: sql`1`, aggregate: (x) => sql<number>`cast(count(${x}) as float8)` }
+  if (name === 'count' && args.length === 0) return { column: sql`1`, aggregate: (x) => sqlCast<number>(sql`count(${x})`, 'float8') }
   if (args.length !== 1) return refuse(`${name}() takes one argument`)
   const compiled = compileHogql(spanText(expression, args[0]!), hogqlScope(env, sources), path)
   if (name === 'count') {
     const text = hogqlToText(compiled)
     return root.distinct === true
-      ? { column: text, aggregate: (x) => sql<number>`cast(count(distinct ${x}) as float8)` }
-      : { column: text, aggregate: (x) => sql<number>`cast(count(${x}) as float8)` }
+      ? { column: text, aggregate: (x) => sqlCast<number>(sql`count(distinct ${x})`, 'float8') }
+      : { column: text, aggregate: (x) => sqlCast<number>(sql`count(${x})`, 'float8') }
   }
   if (root.distinct === true) return refuse(`${name}(distinct ...) is not supported`)
   const number =
@@ -71,7 +72,7 @@ export function hogqlAggregate(expression: string, env: QueryEnv, sources: Query
     column: number,
     aggregate: (x) =>
       quantile !== null
-        ? sql<number>`coalesce(cast(${hooks.quantileCont(x as Expression<number>, quantile)} as float8), 0)`
-        : sql<number>`coalesce(cast(${sql.raw(name)}(${x}) as float8), 0)`,
+        ? sql<number>`coalesce(${sqlCast(hooks.quantileCont(x as Expression<number>, quantile), 'float8')}, 0)`
+        : sql<number>`coalesce(${sqlCast(sql`${sql.raw(name)}(${x})`, 'float8')}, 0)`,
   }
 }

@@ -13,6 +13,7 @@ import { NULL_MARKER } from './breakdown-markers.js'
 import { binLabelSql, type HistogramBin } from './histogram-bins.js'
 import { compileHogql, hogqlToText, type HogqlScope } from '../hogql/index.js'
 import type { TrendRequest, TrendSeries } from './trend-request.js'
+import { sqlCast } from '../../db/sql-cast.js'
 
 /** The events of one series: FROM, WHERE (scope and series condition) and the columns to read. */
 export interface SeriesScope {
@@ -48,7 +49,7 @@ export function seriesScope(
   const parts = [scope.where, condition]
   // The same bounds again as literals: DuckDB skips row groups by their min/max timestamps
   // only for constants, not for bound parameters (14 ms against 4 ms at 1M events).
-  if (range) parts.push(sql<SqlBool>`e.timestamp >= cast(${sql.lit(formatTimestamp(range.fromMicros))} as timestamptz) and e.timestamp <= cast(${sql.lit(formatTimestamp(range.toMicros))} as timestamptz)`)
+  if (range) parts.push(sql<SqlBool>`e.timestamp >= ${sqlCast(sql.lit(formatTimestamp(range.fromMicros)), 'timestamptz')} and e.timestamp <= ${sqlCast(sql.lit(formatTimestamp(range.toMicros)), 'timestamptz')}`)
   const from = options.withoutPersons && !readsPersons(env, request, series, needs) ? eventsWithGroups(needs.groups) : scope.from
   return { from, where: sql<SqlBool>`(${sql.join(parts, sql` and `)})`, sources: scope.sources }
 }

@@ -16,6 +16,7 @@ import { isAdditive, planSeries, type SeriesPlan } from './series-plan.js'
 import type { TrendRequest, TrendSeries } from './trend-request.js'
 import { PERSON_KEY } from '../scope/event-scope.js'
 import type { QuerySources } from '../scope/query-sources.js'
+import { sqlCast } from '../../db/sql-cast.js'
 
 /** One output row of a series: a breakdown value (or none) and its values. */
 export interface ValueRow {
@@ -260,7 +261,7 @@ export async function histogramBinsFor(ctx: EngineContext, request: TrendRequest
   const firstTime = plan.kind === 'first-time'
   const scope = seriesScope(env, request, series, firstTime ? null : plan.range, { withoutPersons: !firstTime })
   const values = dims.map((i) => sql`${breakdownNumberSql(env, request, i, scope.sources)} as ${sql.raw(`x${i}`)}`)
-  const bounds = dims.flatMap((i) => [sql`cast(min(${sql.raw(`x${i}`)}) as float8) as ${sql.raw(`lo${i}`)}`, sql`cast(max(${sql.raw(`x${i}`)}) as float8) as ${sql.raw(`hi${i}`)}`])
+  const bounds = dims.flatMap((i) => [sql`${sqlCast(sql`min(${sql.raw(`x${i}`)})`, 'float8')} as ${sql.raw(`lo${i}`)}`, sql`${sqlCast(sql`max(${sql.raw(`x${i}`)})`, 'float8')} as ${sql.raw(`hi${i}`)}`])
   const s = scope.sources
   // first_time_for_user bins the values of the first events it counts, as its rows are those events.
   const rows = firstTime
