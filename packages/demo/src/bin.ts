@@ -8,9 +8,11 @@ const usage = `Usage:
       create a DuckDB file with 90 days of sample product data, print a summary, serve the API
       and the insights page at / (sign in with the key it prints);
       --events or --persons alone sets the other at 60 events per person (default 300,000 and 5,000)
-  sightline serve [--port N] [--host H] [--storage duckdb:<path>|postgres:<url>|clickhouse:<dir>] [--api-key phx_... | --create-key USER_ID]
+  sightline serve [--port N] [--host H] [--storage duckdb:<path>|postgres:<url>|clickhouse:<dir>|clickhouse:http://host:port]
+                  [--companion duckdb:<path>|postgres:<url>] [--api-key phx_... | --create-key USER_ID]
       serve the API and the insights page (at /) over a storage. On an empty database it creates a user and prints a new key once
-      (with --api-key, the user holds that key instead); --create-key prints a new key for an existing user
+      (with --api-key, the user holds that key instead); --create-key prints a new key for an existing user.
+      With a ClickHouse server, --companion holds everything but events (default duckdb:.sightline/clickhouse-companion.duckdb)
 `
 
 const positiveInt = (name: string, value: string | undefined): number | undefined => {
@@ -31,6 +33,7 @@ async function main(argv: string[]): Promise<void> {
       port: { type: 'string' },
       host: { type: 'string' },
       storage: { type: 'string' },
+      companion: { type: 'string' },
       'api-key': { type: 'string' },
       'create-key': { type: 'string' },
       'no-serve': { type: 'boolean' },
@@ -54,6 +57,7 @@ async function main(argv: string[]): Promise<void> {
       port,
       host: values.host,
       storage: values.storage,
+      companion: values.companion,
       apiKey: values['api-key'],
       createKeyFor: positiveInt('create-key', values['create-key']),
     })

@@ -7,8 +7,10 @@ export interface ServeCommandOptions {
   readonly port?: number
   /** Default 127.0.0.1. */
   readonly host?: string
-  /** `duckdb:<path>`, `postgres:<url>` or `clickhouse:<directory>`; default `duckdb:.sightline/sightline.duckdb`. */
+  /** `duckdb:<path>`, `postgres:<url>`, `clickhouse:<directory>` or `clickhouse:http(s)://host:port`; default `duckdb:.sightline/sightline.duckdb`. */
   readonly storage?: string
+  /** With `clickhouse:http(s)://...`: where everything but events lives (`duckdb:<path>` or `postgres:<url>`); default `duckdb:.sightline/clickhouse-companion.duckdb`. */
+  readonly companion?: string
   /** On an empty database: bootstrap an organization, a project and a user holding this personal API key. */
   readonly apiKey?: string
   /** Creates a personal API key for the user with this id (the first user is 1) and prints it once. */
@@ -34,7 +36,7 @@ interface Access {
 export async function runServe(options: ServeCommandOptions = {}): Promise<void> {
   const out = options.out ?? process.stdout
   if (options.apiKey !== undefined && options.createKeyFor !== undefined) throw new Error('--api-key and --create-key exclude each other')
-  const sightline = await createSightline({ storage: parseStorageSpec(options.storage ?? 'duckdb:.sightline/sightline.duckdb') })
+  const sightline = await createSightline({ storage: parseStorageSpec(options.storage ?? 'duckdb:.sightline/sightline.duckdb', options.companion) })
   try {
     const access = await accessFor(sightline, options, out)
     await serveUntilSignal(sightline, {

@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer, type IncomingMessage } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -162,6 +164,49 @@ describe('parseStorageSpec', () => {
     expect(() => parseStorageSpec('postgres:')).toThrow(/connection URL/)
     expect(parseStorageSpec('clickhouse:/tmp/x').name).toBe('clickhouse')
     expect(() => parseStorageSpec('clickhouse:')).toThrow(/directory/)
-    expect(() => parseStorageSpec('clickhouse:http://localhost:8123')).toThrow(/clickhouseStorage\(\{ client, companion \}\)/)
+    expect(parseStorageSpec('clickhouse:http://localhost:8123').name).toBe('clickhouse')
+    expect(parseStorageSpec('clickhouse:https://ch.example:8443', 'postgres:postgres://u@h/db').name).toBe('clickhouse')
+    expect(() => parseStorageSpec('clickhouse:http://localhost:8123', 'clickhouse:/tmp/x')).toThrow(/duckdb:<path> or postgres:<url>/)
+    expect(() => parseStorageSpec('duckdb:/tmp/x.duckdb', 'duckdb:')).toThrow(/--companion is for --storage clickhouse:http/)
+    expect(() => parseStorageSpec('clickhouse:http://localhost:8123', 'mysql://x')).toThrow(/--storage/)
+  })
+})
+
+/**
+ * No ClickHouse server runs here, so this checks the wiring only: serve
+ * opens the companion it is given and sends ClickHouse's first statement
+ * over HTTP to the URL given, with the dialect's settings; a stand-in
+ * answers it with a ClickHouse error, which serve reports. That the
+ * statements work on a real server is not tested here (the dialect's
+ * executor contract runs on chDB through the client's subset).
+ */
+describe('sightline serve --storage clickhouse:http://host:port (wiring, against a stand-in)', () => {
+  it('sends ClickHouse its statements at that URL, with the companion given', async () => {
+    const seen: Array<{ method: string; url: string; body: string }> = []
+    const standIn = createServer(async (request: IncomingMessage, response) => {
+      let body = ''
+      for await (const chunk of request) body += chunk
+      seen.push({ method: request.method ?? '', url: request.url ?? '', body })
+      response.writeHead(500, { 'content-type': 'text/plain', 'x-clickhouse-exception-code': '999' })
+      response.end('Code: 999. DB::Exception: a stand-in, not a ClickHouse server. (KEEPER_EXCEPTION)')
+    })
+    await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve))
+    const { port } = standIn.address() as AddressInfo
+    const dir = mkdtempSync(join(tmpdir(), 'sightline-serve-chs-'))
+    try {
+      const companion = `duckdb:${join(dir, 'companion', 'c.duckdb')}`
+      const error = await serving({ storage: `clickhouse:http://127.0.0.1:${port}`, companion }).then(() => null, (e: unknown) => e as Error)
+      // The adapter's first migration fails with the server's answer.
+      expect(error?.message).toMatch(/migration clickhouse_0001/)
+      expect(String((error?.cause as Error | undefined)?.message)).toMatch(/a stand-in, not a ClickHouse server/)
+      expect(seen.length).toBeGreaterThan(0)
+      expect(seen[0]!.method).toBe('POST')
+      // The dialect's settings ride on every request (HTTP requests share no session).
+      expect(new URL(seen[0]!.url, 'http://x').searchParams.get('session_timezone')).toBe('UTC')
+      expect(seen[0]!.body).toMatch(/create table/i)
+    } finally {
+      await new Promise((resolve) => standIn.close(resolve))
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -12,10 +12,15 @@ import { RoutingDialect } from './companion/routing-dialect.js'
 import { TableCopies } from './companion/table-copies.js'
 import type { EventWriter, RoutingConnection } from './companion/routing-connection.js'
 
-/** Where ClickHouse runs: chDB in this process (a data directory, or a session the host opened) or a server. */
+/**
+ * Where ClickHouse runs: chDB in this process (a data directory, or a
+ * session the host opened) or a server (its URL, or a client the host
+ * created with `@clickhouse/client`'s `createClient`).
+ */
 export type ClickHouseTarget =
   | { readonly path: string }
   | { readonly session: ChdbSession }
+  | { readonly url: string }
   | { readonly client: ClickHouseClient }
 
 /** Options of `clickhouseStorage`. */
@@ -43,6 +48,11 @@ function copiesOf(target: object, executor: ClickHouseExecutor, alwaysRefresh: b
   return copies
 }
 
+/** What the adapter needs of a client it created itself. */
+interface OwnedClient extends ClickHouseClient {
+  close(): Promise<void>
+}
+
 /** What the adapter needs of a chDB session it opened itself. */
 interface OwnedSession extends ChdbSession {
   close(): void
@@ -64,7 +74,7 @@ async function release(session: OwnedSession | undefined, drained: (() => Promis
 export function clickhouseStorage(options: ClickHouseStorageOptions): StorageAdapter {
   const { companion } = options
   // Several processes can write one server; a chDB data directory belongs to one process.
-  const multiProcess = 'client' in options
+  const multiProcess = 'client' in options || 'url' in options
   return {
     name: 'clickhouse',
     // Core fills promoted-property slots with UPDATEs of the companion's events, which queries here do not read.
@@ -72,11 +82,17 @@ export function clickhouseStorage(options: ClickHouseStorageOptions): StorageAda
     sql: dualHooks(clickhouseSqlHooks, companion.sql),
     async open(): Promise<StorageDriver> {
       let owned: OwnedSession | undefined
+      let ownedClient: OwnedClient | undefined
       let drained: (() => Promise<void>) | undefined
       let target: ChdbSession | ClickHouseClient
       let executor: ClickHouseExecutor
       if ('client' in options) executor = clientExecutor((target = options.client))
       else if ('session' in options) executor = chdbExecutor((target = options.session))
+      else if ('url' in options) {
+        const { createClient } = await import('@clickhouse/client')
+        target = ownedClient = createClient({ url: options.url }) as unknown as OwnedClient
+        executor = clientExecutor(ownedClient)
+      }
       else {
         const chdb = await import('chdb')
         target = owned = new chdb.Session(options.path) as unknown as OwnedSession
@@ -89,6 +105,7 @@ export function clickhouseStorage(options: ClickHouseStorageOptions): StorageAda
         inner = await companion.open()
       } catch (error) {
         await release(owned, drained)
+        await ownedClient?.close()
         throw error
       }
       const events: EventWriter = { write: (ex, rows) => insertEvents(ex, rows, multiProcess), remove: removeEvents }
@@ -109,6 +126,7 @@ export function clickhouseStorage(options: ClickHouseStorageOptions): StorageAda
             await inner.close()
           } finally {
             await release(owned, drained)
+            await ownedClient?.close()
           }
         },
       }
