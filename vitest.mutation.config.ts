@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 // The tests Stryker runs against each mutant (stryker.config.mjs): by default those that exercise
@@ -10,8 +11,19 @@ const include = process.env.SIGHTLINE_MUTATION_TESTS?.split(',') ?? [
   'test/{funnels,trends,retention,paths,correlation,filters,query,reference,hogql,parameters}/**/*.test.ts',
 ]
 
+// Stryker runs the tests in a sandbox copy whose node_modules are links to the checkout's, so a bare
+// `@sightline/core` (tests going through the public entry points) would load the checkout's unmutated
+// sources: no mutant would ever be active in those tests, and all of them would look uncovered or survive.
+// The aliases send every workspace package to the sources next to this file (the sandbox's, mutated).
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+const alias = [
+  { find: /^@sightline\/core\/storage$/, replacement: here('./packages/core/src/storage.ts') },
+  { find: /^@sightline\/ui\/browser$/, replacement: here('./packages/ui/src/browser/index.ts') },
+  { find: /^@sightline\/([a-z-]+)$/, replacement: `${here('./packages')}/$1/src/index.ts` },
+]
+
 export default defineConfig({
-  resolve: { conditions },
+  resolve: { conditions, alias },
   ssr: { resolve: { conditions, externalConditions: ['sightline-source'] } },
   test: { include, testTimeout: 30_000, hookTimeout: 60_000 },
 })
