@@ -9,7 +9,8 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { correlationActors, runFunnelCorrelation } from '../../packages/core/src/query/correlation/index.js'
 import { referenceCorrelation } from '../reference/correlation/correlation-reference.js'
-import { targets } from '../filters/filter-db.js'
+import { analysisTargets, targets } from '../filters/filter-db.js'
+import { runsOn } from '../conformance/target.js'
 import { openFunnelEngine, type FunnelEngine } from '../funnels/support/engine.js'
 import { loadExample } from '../funnels/support/load-example.js'
 import { datasetArb, requestArb } from './support/arbitraries.js'
@@ -22,7 +23,7 @@ const PER_DATASET = 4
 const TIMEOUT_MS = 300_000
 const SEED = process.env.SIGHTLINE_CORRELATION_SEED === undefined ? undefined : Number(process.env.SIGHTLINE_CORRELATION_SEED)
 
-describe.each(targets)('funnel correlation agrees with the reference on $name', (target) => {
+describe.each(analysisTargets)('funnel correlation agrees with the reference on $name', (target) => {
   let engine: FunnelEngine
   beforeAll(async () => {
     engine = await openFunnelEngine(target)
@@ -52,7 +53,7 @@ describe.each(targets)('funnel correlation agrees with the reference on $name', 
           }
         }
       }),
-      { numRuns: Math.max(1, Math.round(DATASETS / targets.length)), ...reportBeforeTimeout(TIMEOUT_MS), ...(SEED === undefined ? {} : { seed: SEED }) },
+      { numRuns: runsOn(target, Math.max(1, Math.round(DATASETS / targets.length))), ...reportBeforeTimeout(TIMEOUT_MS), ...(SEED === undefined ? {} : { seed: SEED }) },
     )
   }, TIMEOUT_MS)
 })

@@ -13,11 +13,20 @@ import { compilePropertyFilters } from '../../packages/core/src/query/filters/co
 import { decodePropertyFilters } from '../../packages/core/src/query/filters/property-filters.js'
 import { duckdbMemory } from '../targets/duckdb.js'
 import { pgliteTarget, pgServerTarget } from '../targets/postgres.js'
+import { clickhouseTarget } from '../targets/clickhouse.js'
 import type { ConformanceTarget, FreshDatabase } from '../conformance/target.js'
 
 export const PG_URL = process.env.SIGHTLINE_PG_URL
 export const targets: ReadonlyArray<ConformanceTarget> = [duckdbMemory, pgliteTarget, ...(PG_URL ? [pgServerTarget(PG_URL)] : [])]
 export const serverSkipReason = PG_URL ? undefined : 'SIGHTLINE_PG_URL is not set: the Postgres server target is skipped'
+
+/**
+ * The SQL targets and ClickHouse (chDB, its companion DuckDB in memory): for
+ * the suites that pass on every storage. ClickHouse runs a share of each
+ * reference property's runs (`runsOn`, `propertyShare`), for the suite's
+ * CPU. Suites still on `targets` alone: see packages/storage-clickhouse/README.md.
+ */
+export const analysisTargets: ReadonlyArray<ConformanceTarget> = [...targets, clickhouseTarget]
 
 export interface FilterRow {
   id: number
@@ -44,25 +53,28 @@ export interface FilterDb {
 export async function openFilterDb(target: ConformanceTarget): Promise<FilterDb> {
   const fresh: FreshDatabase = await target.fresh()
   const adapter = fresh.storage()
-  const driver = await adapter.open()
-  const db = new Kysely<any>({ dialect: driver.dialect })
-  const json = sql.raw(adapter.capabilities.jsonColumnType)
-  await sql`create table filter_events (id integer, properties ${json}, person_properties ${json}, elements_chain text not null, event text not null, cohorts text not null)`.execute(db)
+  // ClickHouse: the table on ClickHouse itself, where the analyses' filters run (the adapter would create it on its companion).
+  const direct = await fresh.analysisDatabase?.()
+  const driver = direct === undefined ? await adapter.open() : undefined
+  const db = new Kysely<any>({ dialect: direct?.dialect ?? driver!.dialect })
+  const hooks = direct?.sql ?? adapter.sql
+  const json = sql.raw(direct?.jsonColumnType ?? adapter.capabilities.jsonColumnType)
+  await sql`create table filter_events (id integer, properties ${json}, person_properties ${json}, elements_chain text not null, event text not null, cohorts text not null) ${sql.raw(direct?.tableOptions ?? '')}`.execute(db)
   const sources: ActionSources = {
     event: sql.ref('properties'),
     person: sql.ref('person_properties'),
     elementsChain: sql.ref('elements_chain'),
     eventName: sql.ref('event'),
     // Membership stands in as a list `,1,3,` in a column: what is tested here is the compiler's use of the hook.
-    cohort: (id) => sql<SqlBool>`(strpos(cohorts, ${`,${id},`}) > 0)`,
-    hooks: adapter.sql,
+    cohort: (id) => sql<SqlBool>`(cohorts like ${`%,${id},%`})`,
+    hooks,
   }
   const ids = async (where: Expression<SqlBool>) =>
     (await db.selectFrom('filter_events').select('id').where(where).orderBy('id').execute()).map((r) => Number(r.id))
   return {
     adapter,
     async load(rows) {
-      await sql`delete from filter_events`.execute(db)
+      await sql`truncate table filter_events`.execute(db)
       if (rows.length === 0) return
       await db
         .insertInto('filter_events')
@@ -82,7 +94,7 @@ export async function openFilterDb(target: ConformanceTarget): Promise<FilterDb>
     selectAction: async (steps) => ids(compileActionCondition({ id: 1, name: null, steps: steps.map(normalizeStep) }, sources)),
     async close() {
       await db.destroy()
-      await driver.close()
+      await driver?.close()
       await fresh.dispose()
     },
   }

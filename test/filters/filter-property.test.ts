@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openFilterDb, serverSkipReason, targets, type FilterDb, type FilterRow } from './filter-db.js'
+import { openFilterDb, serverSkipReason, analysisTargets, type FilterDb, type FilterRow } from './filter-db.js'
+import { runsOn } from '../conformance/target.js'
 import { referenceActionMatches, type RefStep } from './reference-action.js'
 import { referenceMatches, type RefCondition, type RefFilters, type RefRow } from './reference-filter.js'
 
@@ -107,7 +108,7 @@ const step: fc.Arbitrary<RefStep> = fc
   }))
 const actionSteps = fc.array(step, { maxLength: 3 })
 
-for (const target of targets) {
+for (const target of analysisTargets) {
   describe(`property filters select what the reference selects on ${target.name}`, () => {
     let db: FilterDb
     beforeAll(async () => {
@@ -124,7 +125,7 @@ for (const target of targets) {
             expect(await db.select(f), JSON.stringify(f)).toEqual(expected)
           }
         }),
-        { numRuns: 200 },
+        { numRuns: runsOn(target, 200) },
       )
     }, 20_000)
     it('random events x random actions', async () => {
@@ -137,7 +138,7 @@ for (const target of targets) {
             expect(await db.selectAction(steps as never), JSON.stringify(steps)).toEqual(expected)
           }
         }),
-        { numRuns: 200 },
+        { numRuns: runsOn(target, 200) },
       )
     }, 30_000)
   })

@@ -6,12 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ValidationError } from '@sightline/core'
-import { targets } from '../filters/filter-db.js'
+import { analysisTargets } from '../filters/filter-db.js'
 import { FUNNEL_EXAMPLES } from '../reference/funnels/funnel-examples.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
 import { loadExample, withoutUrls } from './support/load-example.js'
 
-describe.each(targets)('funnel worked examples on $name', (target) => {
+describe.each(analysisTargets)('funnel worked examples on $name', (target) => {
   let engine: FunnelEngine
   beforeAll(async () => {
     engine = await openFunnelEngine(target)

@@ -3,12 +3,12 @@
  * (test/reference/funnels/funnel-examples-first-time.ts) on every storage target.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { targets } from '../filters/filter-db.js'
+import { analysisTargets } from '../filters/filter-db.js'
 import { FIRST_TIME_EXAMPLES } from '../reference/funnels/funnel-examples-first-time.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
 import { loadExample, withoutUrls } from './support/load-example.js'
 
-describe.each(targets)('funnel first-time step maths on $name', (target) => {
+describe.each(analysisTargets)('funnel first-time step maths on $name', (target) => {
   let engine: FunnelEngine
   beforeAll(async () => {
     engine = await openFunnelEngine(target)

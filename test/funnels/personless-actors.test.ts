@@ -6,7 +6,7 @@
  * distinct id itself, next to real persons, on every storage.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { targets } from '../filters/filter-db.js'
+import { analysisTargets } from '../filters/filter-db.js'
 import { dataset, ev, MARCH, people } from '../reference/funnels/funnel-example-builders.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
 import { loadExample } from './support/load-example.js'
@@ -14,7 +14,7 @@ import { loadExample } from './support/load-example.js'
 const ghostly = { $process_person_profile: false }
 const paramsOf = (url: string): Record<string, unknown> => Object.fromEntries(new URL(url, 'http://x').searchParams)
 
-describe.each(targets)('personless actors on $name', (target) => {
+describe.each(analysisTargets)('personless actors on $name', (target) => {
   let engine: FunnelEngine
   beforeAll(async () => {
     engine = await openFunnelEngine(target)

@@ -8,7 +8,8 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ValidationError } from '../../packages/core/src/errors.js'
 import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
-import { targets } from '../filters/filter-db.js'
+import { analysisTargets } from '../filters/filter-db.js'
+import { runsOn } from '../conformance/target.js'
 import { toRefDataset } from '../reference/funnels/funnel-dataset.js'
 import { referenceFunnel } from '../reference/funnels/funnel-reference.js'
 import type { FunnelExampleData } from '../reference/funnels/funnel-dataset.js'
@@ -36,14 +37,14 @@ function property(engine: () => FunnelEngine, data: fc.Arbitrary<FunnelExampleDa
   })
 }
 
-describe.each(targets)('funnels agree with the reference on $name', (target) => {
+describe.each(analysisTargets)('funnels agree with the reference on $name', (target) => {
   let engine: FunnelEngine
   beforeAll(async () => {
     engine = await openFunnelEngine(target)
   })
   afterAll(() => engine?.close())
 
-  it(`steps, trends and time to convert (${DATASETS} datasets x ${PER_DATASET} requests)`, async () => {
-    await fc.assert(property(() => engine, datasetOf(3), requestArb), { numRuns: DATASETS, ...reportBeforeTimeout(TIMEOUT_MS) })
+  it(`steps, trends and time to convert (${runsOn(target, DATASETS)} datasets x ${PER_DATASET} requests)`, async () => {
+    await fc.assert(property(() => engine, datasetOf(3), requestArb), { numRuns: runsOn(target, DATASETS), ...reportBeforeTimeout(TIMEOUT_MS) })
   }, TIMEOUT_MS)
 })

@@ -6,14 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runFunnel } from '../../packages/core/src/query/funnels/run-funnel.js'
-import { targets } from '../filters/filter-db.js'
+import { analysisTargets } from '../filters/filter-db.js'
 import { dataset, done, ev, MARCH } from '../reference/funnels/funnel-example-builders.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
 import { loadExample, withoutUrls } from './support/load-example.js'
 
 const TEN_MINUTES = { funnel_order_type: 'unordered', funnel_window_interval: 10, funnel_window_interval_unit: 'minute' }
 
-describe.each(targets)('unordered funnels with repeated steps on $name', (target) => {
+describe.each(analysisTargets)('unordered funnels with repeated steps on $name', (target) => {
   let engine: FunnelEngine
   beforeAll(async () => {
     engine = await openFunnelEngine(target)

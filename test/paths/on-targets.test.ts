@@ -4,7 +4,7 @@
  * (validation.cases.ts); and the examples against the reference evaluator.
  */
 import { afterAll, beforeAll, describe } from 'vitest'
-import { targets } from '../filters/filter-db.js'
+import { analysisTargets } from '../filters/filter-db.js'
 import { openTrendEngine } from '../trends/support/engine.js'
 import { actorCases } from './actors.cases.js'
 import { exampleCases, referenceExampleCases } from './examples.cases.js'
@@ -14,7 +14,7 @@ import { validationCases } from './validation.cases.js'
 
 referenceExampleCases()
 
-for (const target of targets) {
+for (const target of analysisTargets) {
   describe(target.name, () => {
     let opened: Opened | undefined
     beforeAll(async () => {

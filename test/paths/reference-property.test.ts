@@ -7,7 +7,8 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { pathActors, runPaths } from '../../packages/core/src/query/paths/index.js'
-import { targets } from '../filters/filter-db.js'
+import { analysisTargets } from '../filters/filter-db.js'
+import { runsOn } from '../conformance/target.js'
 import { referencePathActors, referencePaths } from '../reference/paths/path-reference.js'
 import type { RefPathsParams } from '../reference/paths/path-sessions.js'
 import { openTrendEngine, type TrendEngine } from '../trends/support/engine.js'
@@ -24,7 +25,7 @@ const TIMEOUT_MS = 120_000
 /** Which persons key to ask for, given the reference's edges (an index picks the edge). */
 const keyChoice = fc.record({ kind: fc.constantFrom('none', 'start', 'end', 'edge', 'dropoff'), pick: fc.nat() })
 
-for (const target of targets) {
+for (const target of analysisTargets) {
   describe(target.name, () => {
     let engine: TrendEngine
     beforeAll(async () => {
@@ -32,7 +33,7 @@ for (const target of targets) {
     })
     afterAll(async () => engine?.close())
 
-    test(`random data and requests agree with the reference evaluator (${RUNS} runs)`, { timeout: TIMEOUT_MS }, async () => {
+    test(`random data and requests agree with the reference evaluator (${runsOn(target, RUNS)} runs)`, { timeout: TIMEOUT_MS }, async () => {
       await fc.assert(
         fc.asyncProperty(pathsDataset, fc.array(fc.tuple(pathsParams, keyChoice), { minLength: 1, maxLength: 3 }), async (data, requests) => {
           const projectId = await engine.load(data)
@@ -60,7 +61,7 @@ for (const target of targets) {
             expect(counts, JSON.stringify(keys)).toEqual([...counts].sort((a, b) => b - a))
           }
         }),
-        { numRuns: RUNS, ...reportBeforeTimeout(TIMEOUT_MS), ...(SEED === undefined ? {} : { seed: SEED }) },
+        { numRuns: runsOn(target, RUNS), ...reportBeforeTimeout(TIMEOUT_MS), ...(SEED === undefined ? {} : { seed: SEED }) },
       )
     })
   })

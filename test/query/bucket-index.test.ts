@@ -10,7 +10,7 @@ import { bucketOf, bucketStarts } from '../../packages/core/src/query/dates/buck
 import { bucketIndexSql, bucketRuns } from '../../packages/core/src/query/dates/bucket-index-sql.js'
 import type { Interval } from '../../packages/core/src/query/dates/interval.js'
 import type { StorageAdapter } from '@sightline/core'
-import { targets } from '../filters/filter-db.js'
+import { analysisTargets } from '../filters/filter-db.js'
 
 const ZONES = ['UTC', 'America/New_York', 'Europe/Paris', 'Asia/Kolkata', 'Australia/Lord_Howe', 'America/Santiago', 'Pacific/Chatham']
 const INTERVALS: Interval[] = ['minute', 'hour', 'day', 'week', 'month']
@@ -38,7 +38,7 @@ describe('bucketRuns', () => {
   })
 })
 
-describe.each(targets)('bucketIndexSql on $name', (target) => {
+describe.each(analysisTargets)('bucketIndexSql on $name', (target) => {
   let db: Kysely<any>
   let adapter: StorageAdapter
   let dispose: () => Promise<void>

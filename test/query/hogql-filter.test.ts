@@ -1,9 +1,9 @@
 /** `type: 'hogql'` property filters inside an analysis, on every storage target. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openEngine, type Engine } from '../conformance/harness.js'
-import { targets } from '../filters/filter-db.js'
+import { analysisTargets } from '../filters/filter-db.js'
 
-describe.each(targets)('HogQL filters in a trend on $name', (target) => {
+describe.each(analysisTargets)('HogQL filters in a trend on $name', (target) => {
   let engine: Engine & { close(): Promise<void> }
   beforeAll(async () => {
     engine = await openEngine(target)

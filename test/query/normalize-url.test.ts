@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openEngine, type Engine } from '../conformance/harness.js'
-import { targets } from '../filters/filter-db.js'
+import { analysisTargets } from '../filters/filter-db.js'
 
-describe.each(targets)('breakdown_normalize_url in funnels on $name', (target) => {
+describe.each(analysisTargets)('breakdown_normalize_url in funnels on $name', (target) => {
   let engine: Engine & { close(): Promise<void> }
   beforeAll(async () => {
     engine = await openEngine(target)

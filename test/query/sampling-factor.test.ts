@@ -6,7 +6,7 @@
  * (`sampling_factor_applied: false`, with the factor sent). Counts by hand.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { targets } from '../filters/filter-db.js'
+import { analysisTargets } from '../filters/filter-db.js'
 import { dataset, ev } from '../reference/funnels/funnel-example-builders.js'
 import { openFunnelEngine, type FunnelEngine } from '../funnels/support/engine.js'
 import { loadExample } from '../funnels/support/load-example.js'
@@ -14,7 +14,7 @@ import { loadExample } from '../funnels/support/load-example.js'
 const RANGE = { date_from: '2024-03-05', date_to: '2024-03-05' }
 const NOTICE = { sampling_factor: 0.1, sampling_factor_applied: false }
 
-describe.each(targets)('sampling_factor on $name', (target) => {
+describe.each(analysisTargets)('sampling_factor on $name', (target) => {
   let engine: FunnelEngine
   let projectId: number
   beforeAll(async () => {

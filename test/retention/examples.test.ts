@@ -5,7 +5,7 @@
  * held to the same hand count.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { targets } from '../filters/filter-db.js'
+import { analysisTargets } from '../filters/filter-db.js'
 import { referenceRetention } from '../reference/retention/retention-reference.js'
 import { EXAMPLES } from './examples.js'
 import { loadInto, openRetentionEngine, shown, type Clocked } from './support.js'
@@ -20,7 +20,7 @@ describe('reference evaluator', () => {
   }
 })
 
-for (const target of targets) {
+for (const target of analysisTargets) {
   describe(target.name, () => {
     let state: Clocked
     beforeAll(async () => {

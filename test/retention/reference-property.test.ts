@@ -10,7 +10,8 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { retentionActors, runRetention } from '../../packages/core/src/query/retention/index.js'
-import { targets } from '../filters/filter-db.js'
+import { analysisTargets } from '../filters/filter-db.js'
+import { runsOn } from '../conformance/target.js'
 import type { RefDataset } from '../reference/shared/ref-dataset.js'
 import { referenceRetention } from '../reference/retention/retention-reference.js'
 import { dataset } from '../reference/trends/trend-arbitraries.js'
@@ -35,7 +36,7 @@ const data = dataset.map(
 const comparable = (rows: ReadonlyArray<{ values: ReadonlyArray<{ count: number; label: string }>; label: string; date: string; breakdown_value?: string }>) =>
   rows.map((r) => ({ values: r.values.map((v) => ({ count: v.count, label: v.label })), label: r.label, date: r.date, breakdown_value: r.breakdown_value }))
 
-for (const target of targets) {
+for (const target of analysisTargets) {
   describe(target.name, () => {
     let state: Clocked
     beforeAll(async () => {
@@ -43,7 +44,7 @@ for (const target of targets) {
     })
     afterAll(async () => state?.engine.close())
 
-    test(`random data and requests agree with the reference evaluator (${DATASETS} datasets x ${PER_DATASET} requests)`, { timeout: 60_000 + RUNS * 2_000 }, async () => {
+    test(`random data and requests agree with the reference evaluator (${runsOn(target, DATASETS)} datasets x ${PER_DATASET} requests)`, { timeout: 60_000 + RUNS * 2_000 }, async () => {
       const request = fc.tuple(retentionParams, fc.nat(), fc.nat())
       await fc.assert(
         fc.asyncProperty(data, fc.array(request, { minLength: PER_DATASET, maxLength: PER_DATASET }), async (d, requests) => {
@@ -62,7 +63,7 @@ for (const target of targets) {
             expect(actors.count, `${JSON.stringify(params)} ${row.label} ${value.label}`).toBe(value.count)
           }
         }),
-        { numRuns: DATASETS, ...(SEED === undefined ? {} : { seed: SEED }) },
+        { numRuns: runsOn(target, DATASETS), ...(SEED === undefined ? {} : { seed: SEED }) },
       )
     })
   })

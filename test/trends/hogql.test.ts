@@ -5,7 +5,7 @@
  * `breakdown_type: "hogql"` breaks down by an expression's text.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { targets } from '../filters/filter-db.js'
+import { analysisTargets } from '../filters/filter-db.js'
 import { ev, UTC } from '../reference/trends/trend-example-data.js'
 import { toRefDataset, trendMismatches } from '../reference/trends/trend-examples.js'
 import { openTrendEngine, type TrendEngine } from './support/engine.js'
@@ -69,7 +69,7 @@ const CASES: ReadonlyArray<{ name: string; params: Record<string, unknown>; expe
   },
 ]
 
-for (const target of targets) {
+for (const target of analysisTargets) {
   describe(target.name, () => {
     let engine: TrendEngine
     let projectId: number

@@ -4,7 +4,7 @@
  * target. Each `why` says which PostHog code or reference section decides.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { targets } from '../filters/filter-db.js'
+import { analysisTargets } from '../filters/filter-db.js'
 import { ev, personsOf, UTC, type TrendExample } from '../reference/trends/trend-example-data.js'
 import { toRefDataset, trendMismatches } from '../reference/trends/trend-examples.js'
 import { openTrendEngine, type TrendEngine } from './support/engine.js'
@@ -108,7 +108,7 @@ const READINGS: ReadonlyArray<TrendExample> = [
   },
 ]
 
-for (const target of targets) {
+for (const target of analysisTargets) {
   describe(target.name, () => {
     let engine: TrendEngine
     let now = new Date(NOW)

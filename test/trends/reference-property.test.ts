@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { targets } from '../filters/filter-db.js'
+import { analysisTargets } from '../filters/filter-db.js'
+import { runsOn } from '../conformance/target.js'
 import type { RefDataset } from '../reference/shared/ref-dataset.js'
 import { dataset } from '../reference/trends/trend-arbitraries.js'
 import { TOTAL_VALUE_DISPLAYS } from '../reference/trends/trend-query.js'
@@ -40,7 +41,7 @@ const withTestAccounts = dataset.map(
 const parts = (row: Record<string, unknown>): string[] => (row.breakdown_value === undefined ? [] : ([] as string[]).concat(row.breakdown_value as string))
 
 
-for (const target of targets) {
+for (const target of analysisTargets) {
   describe(target.name, () => {
     let engine: TrendEngine
     let now = new Date()
@@ -49,7 +50,7 @@ for (const target of targets) {
     })
     afterAll(async () => engine?.close())
 
-    test(`random data and requests agree with the reference evaluator (${DATASETS} datasets x ${PER_DATASET} requests)`, { timeout: TIMEOUT_MS }, async () => {
+    test(`random data and requests agree with the reference evaluator (${runsOn(target, DATASETS)} datasets x ${PER_DATASET} requests)`, { timeout: TIMEOUT_MS }, async () => {
       await fc.assert(
         fc.asyncProperty(withTestAccounts, fc.array(trendParams, { minLength: PER_DATASET, maxLength: PER_DATASET }), async (data, requests) => {
           now = data.now
@@ -62,7 +63,7 @@ for (const target of targets) {
             expect(problems, JSON.stringify(params)).toEqual([])
           }
         }),
-        { numRuns: DATASETS, maxSkipsPerRun: 100, ...reportBeforeTimeout(TIMEOUT_MS), ...(SEED === undefined ? {} : { seed: SEED }) },
+        { numRuns: runsOn(target, DATASETS), maxSkipsPerRun: 100, ...reportBeforeTimeout(TIMEOUT_MS), ...(SEED === undefined ? {} : { seed: SEED }) },
       )
     })
   })

@@ -101,6 +101,13 @@ export interface SqlHooks {
    * parameter; results before the year 10000 only.
    */
   addMonths(timestamp: Expression<unknown>, months: number): Expression<unknown>
+  /**
+   * An event's uuid as analyses carry it: equal for equal uuids, and ordered
+   * as the uuid's text (lower-case hex), which is how funnels and paths order
+   * events at one instant. DuckDB's and Postgres's uuids order so already;
+   * ClickHouse's UUID compares its second half first.
+   */
+  eventUuid(uuid: Expression<unknown>): Expression<string>
   /** `floor(dividend / divisor)` for 64-bit integers with `dividend >= 0` and `divisor > 0`, as an integer. */
   intDiv(dividend: Expression<number>, divisor: Expression<number>): Expression<number>
   /**

@@ -25,6 +25,8 @@ export const clickhouseSqlHooks: SqlHooks = {
   epochMicros: (timestamp) => sql<number>`toUnixTimestamp64Micro(${timestamp})`,
   // addMonths counts in the value's zone; events' timestamps are UTC, any other value is read in UTC too.
   addMonths: (timestamp, months) => sql`addMonths(toTimeZone(${timestamp}, 'UTC'), toInt32(${months}))`,
+  // A UUID orders by its second half first here (00000000-0000-0000-0000-000000000001 after 01000000-...): its text orders as the text.
+  eventUuid: (uuid) => sql<string>`toString(${uuid})`,
   intDiv: (dividend, divisor) => sql<number>`intDiv(${dividend}, ${divisor})`,
   // quantileExactInclusive interpolates at (n - 1) * q (R7) and is null over no values.
   quantileCont: (value, q) => sql<number | null>`quantileExactInclusive(${sql.lit(quantileFraction(q))})(${value})`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
-import { createTable, cteTables } from '../src/dialect/cte-tables.js'
+import { createTable, cteTables, mayQualifyColumns } from '../src/dialect/cte-tables.js'
 import { chdbKysely } from './open-chdb.js'
 
 describe('cteTables', () => {
@@ -20,22 +20,30 @@ describe('cteTables', () => {
         { table: 'q_b', query: 'select a.x from q_a as "a" join q_a as a2 on a2.x = a.x' },
       ],
       query: `select * from ( select b.x from q_b as "b" left join q_a as "a" on a.x = b.x where 'from a' <> {p1:String}) as bounded limit 10`,
-      drops: ['drop table if exists q_a', 'drop table if exists q_b'],
+      drops: ['q_a', 'q_b'],
     })
   })
 })
 
 describe('createTable', () => {
   it('names the columns of a qualified star by their bare names when no other column has that name', () => {
-    expect(createTable('q_a', 'select 1 as x', ['x'])).toBe('create table q_a engine = Memory as select 1 as x')
-    expect(createTable('q_a', 'select r.*, m.ts from r join m on true', ['r.tgt', 'r.ts', 'm.ts', 'multi'])).toBe(
+    expect(createTable('q_a', 'select 1 as x', ['x'], false)).toBe('create table q_a engine = Memory as select 1 as x')
+    expect(createTable('q_a', 'select 1 as x', null, true)).toBe('create temporary table q_a engine = Memory as select 1 as x')
+    expect(createTable('q_a', 'select r.*, m.ts from r join m on true', ['r.tgt', 'r.ts', 'm.ts', 'multi'], false)).toBe(
       'create table q_a engine = Memory as select `r.tgt` as `tgt`, `r.ts` as `r.ts`, `m.ts` as `m.ts`, `multi` as `multi` from (select r.*, m.ts from r join m on true)',
     )
+  })
+
+  it('describes only a qualified star over two joins or more', () => {
+    expect(mayQualifyColumns('select r.*, 1 from r join a on true join b on true')).toBe(true)
+    expect(mayQualifyColumns('select r.*, 1 from r left join a on true')).toBe(false)
+    expect(mayQualifyColumns('select x from r join a on true join b on true')).toBe(false)
   })
 })
 
 describe('CTEs read more than once, on chDB through the dialect', () => {
   const db = chdbKysely()
+  // chDB's session keeps temporary tables: system.tables lists them with is_temporary.
   const leftovers = async () => Number((await sql<{ n: number }>`select count() as n from system.tables where name like 'sightline_cte_%'`.execute(db())).rows[0]!.n)
 
   it('answer as inline CTEs do, and leave no table behind, also when the query fails', async () => {

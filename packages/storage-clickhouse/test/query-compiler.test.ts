@@ -60,6 +60,12 @@ describe('ClickHouseQueryCompiler', () => {
     expect(q.parameters).toEqual(['2026-02-02 00:00:00.000001', '2026-02-02T00:00:00Z'])
   })
 
+  it("doubles the backslash of a LIKE's escape '\\' that core wrote, and leaves bound values alone", () => {
+    const q = sql`select x like ${"escape '\\'"} escape '\\' from e`.compile(offline())
+    expect(q.sql).toBe("select x like {p1:String} escape '\\\\' from e")
+    expect(q.parameters).toEqual(["escape '\\'"])
+  })
+
   it("spells core's casts (sqlCast) to Postgres types ClickHouse lacks with ClickHouse's types; raw text is its author's", () => {
     const q = sql`select ${sqlCast('2026-01-01T00:00:00Z', 'timestamptz')}, ${sqlCast(sql`1`, 'float8')}, cast(2 as bigint), ${sqlCast(sql`md5(cast(x as text))`, 'uuid')}, e.uuid as uuid from e`.compile(offline())
     expect(q.sql).toBe("select cast({p1:String} as DateTime64(6, 'UTC')), cast(1 as Float64), cast(2 as bigint), cast(md5(cast(x as text)) as UUID), e.uuid as uuid from e")

@@ -98,6 +98,12 @@ describe('clickhouseSqlHooks on chDB', () => {
     ])
   })
 
+  it('eventUuid orders uuids as their text (a UUID compares its second half first)', async () => {
+    const uuids = ['00000000-0000-0000-0000-000000000001', '00000000-0000-0000-0100-000000000000', '00000000-0000-0001-0000-000000000000', '01000000-0000-0000-0000-000000000000']
+    const { rows } = await sql<{ v: string }>`select ${h.eventUuid(sql`u`)} as v from (select arrayJoin(arrayMap(x -> toUUID(x), ${[...uuids].reverse()})) as u) order by v`.execute(db())
+    expect(rows.map((r) => r.v)).toEqual(uuids)
+  })
+
   it('binaryText orders by bytes', async () => {
     const { rows } = await sql<{ v: string }>`select arrayJoin(['b', 'B', 'é', 'a']) as v order by ${h.binaryText(sql`v`)}`.execute(db())
     expect(rows.map((r) => r.v)).toEqual(['B', 'a', 'b', 'é'])

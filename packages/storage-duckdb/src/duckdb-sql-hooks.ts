@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely'
+import { sql, type Expression, type RawBuilder } from 'kysely'
 import { SQL_NUMBER_MAX_LENGTH, SQL_NUMBER_PATTERN, SQL_TIMESTAMP_PATTERN, type SqlHooks, type UnorderedFilingInput } from '@sightline/core/storage'
 
 /**
@@ -33,6 +33,8 @@ export const duckdbSqlHooks: SqlHooks = {
   // A timestamptz plus months counts in the session's zone (the host's, by default): through UTC wall time instead.
   addMonths: (timestamp, months) => sql`((${timestamp} at time zone 'UTC' + to_months(cast(${months} as integer))) at time zone 'UTC')`,
   // DuckDB's `/` on integers gives a double; `//` divides integers.
+  // Its uuid type orders as the uuid's text.
+  eventUuid: (uuid) => uuid as Expression<string>,
   intDiv: (dividend, divisor) => sql<number>`((${dividend}) // (${divisor}))`,
   quantileCont: (value, q) => sql<number | null>`quantile_cont(${value}, ${sql.lit(quantileFraction(q))})`,
   // DuckDB's default collation is binary.

@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely'
+import { sql, type Expression, type RawBuilder } from 'kysely'
 import { SQL_NUMBER_MAX_LENGTH, SQL_NUMBER_PATTERN, SQL_TIMESTAMP_PATTERN, type SqlHooks, type UnorderedFilingInput } from '@sightline/core/storage'
 
 /**
@@ -27,6 +27,8 @@ export const postgresSqlHooks: SqlHooks = {
   // Sessions run in UTC (session-settings.ts), but a timestamptz plus months counts in the session's zone: UTC said outright.
   addMonths: (timestamp, months) =>
     sql`((${timestamp} at time zone 'UTC' + make_interval(months => cast(${months} as integer))) at time zone 'UTC')`,
+  // Its uuid type orders as the uuid's text.
+  eventUuid: (uuid) => uuid as Expression<string>,
   intDiv: (dividend, divisor) => sql<number>`(cast(${dividend} as bigint) / cast(${divisor} as bigint))`,
   quantileCont: (value, q) => sql<number | null>`percentile_cont(${sql.lit(quantileFraction(q))}) within group (order by ${value})`,
   // A database's default collation may be a locale's (en_US.UTF-8 sorts 'B' after 'a'); "C" compares bytes.

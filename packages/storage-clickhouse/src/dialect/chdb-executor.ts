@@ -39,6 +39,7 @@ export function chdbExecutor(session: ChdbSession): ClickHouseExecutor {
       }
     })())
   return {
+    sessionTables: true,
     async query(sql, params) {
       await prepare()
       const text = (await session.queryBindAsync(sql, params, { format: 'JSONCompact' })).text()

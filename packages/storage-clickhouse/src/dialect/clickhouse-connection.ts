@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { CompiledQuery, DatabaseConnection, QueryResult } from 'kysely'
 import type { ClickHouseExecutor } from './clickhouse-executor.js'
-import { createTable, cteTables } from './cte-tables.js'
+import { createTable, cteTables, mayQualifyColumns } from './cte-tables.js'
 import { normalizeRows } from './normalize-rows.js'
 
 const RETURNS_ROWS = /^\s*(\(\s*)*(select|with|show|describe|desc|explain|exists)\b/i
@@ -27,13 +27,15 @@ export class ClickHouseConnection implements DatabaseConnection {
     if (steps === null) return { rows: normalizeRows(await this.executor.query(compiled.sql, params), this.jsonColumns) as R[] }
     // CTEs read more than once become tables for the statement's run (see cteTables), dropped however it ends.
     try {
+      // Temporary tables where they outlive the statement (chDB: a quarter of the cost of a table's DDL).
+      const temporary = this.executor.sessionTables
       for (const { table, query } of steps.tables) {
-        const columns = (await this.executor.query(`describe (${query})`, params)).data.map((row) => String(row[0]))
-        await this.executor.command(createTable(table, query, columns), params)
+        const columns = mayQualifyColumns(query) ? (await this.executor.query(`describe (${query})`, params)).data.map((row) => String(row[0])) : null
+        await this.executor.command(createTable(table, query, columns, temporary), params)
       }
       return { rows: normalizeRows(await this.executor.query(steps.query, params), this.jsonColumns) as R[] }
     } finally {
-      for (const drop of steps.drops) await this.executor.command(drop, {}).catch(() => {})
+      for (const table of steps.drops) await this.executor.command(`drop ${this.executor.sessionTables ? 'temporary ' : ''}table if exists ${table}`, {}).catch(() => {})
     }
   }
 

@@ -17,6 +17,12 @@ export interface ClickHouseExecutor {
   command(sql: string, params: Readonly<Record<string, unknown>>): Promise<void>
   /** Inserts rows, each an object of `columns` with values as ClickHouse's JSON input reads them, into `table`. Resolves to the rows sent. */
   insertRows(table: string, columns: ReadonlyArray<string>, rows: ReadonlyArray<Readonly<Record<string, unknown>>>): Promise<number>
+  /**
+   * Whether a `CREATE TEMPORARY TABLE` outlives its statement, for the next
+   * ones to read: true in a chDB session; a server's HTTP requests share no
+   * session.
+   */
+  readonly sessionTables: boolean
   /** Releases what the executor opened itself (never a session or client the host passed). Safe to call twice. */
   close(): Promise<void>
 }

@@ -1,5 +1,5 @@
 import { DefaultQueryCompiler, OperatorNode } from 'kysely'
-import type { BinaryOperationNode, CompiledQuery, DataTypeNode, OperationNode, QueryId, RootOperationNode, ValueNode } from 'kysely'
+import type { BinaryOperationNode, CompiledQuery, DataTypeNode, OperationNode, QueryId, RawNode, RootOperationNode, ValueNode } from 'kysely'
 import { toClickHouseParameter, toTimeParameter, type ClickHouseParameter } from './clickhouse-parameter.js'
 import { nullableWindowShifts } from './nullable-window-shifts.js'
 import { signedAggregates } from './signed-aggregates.js'
@@ -11,6 +11,9 @@ const DATA_TYPES: Readonly<Record<string, string>> = {
   float8: 'Float64',
   uuid: 'UUID',
 }
+
+// `escape '\'` as DuckDB and Postgres read it (one backslash).
+const SQL_BACKSLASH_ESCAPE = "escape '\\'"
 
 // Postgres's regex operators find a match anywhere, as ClickHouse's match() (RE2) does; `(?i)` makes it case-insensitive.
 const REGEX_OPERATORS: Readonly<Record<string, { negated: boolean; flags: string }>> = {
@@ -48,6 +51,16 @@ export class ClickHouseQueryCompiler extends DefaultQueryCompiler {
     const compiled = super.compileQuery(node, queryId)
     const sql = signedAggregates(nullableWindowShifts(compiled.sql))
     return sql === compiled.sql ? compiled : Object.freeze({ ...compiled, sql })
+  }
+
+  /**
+   * SQL's `like ... escape '\'` in text core wrote (a raw fragment, never a
+   * bound value): a backslash in a ClickHouse literal escapes the quote, so
+   * the literal is `'\\'` here.
+   */
+  protected override visitRaw(node: RawNode): void {
+    if (!node.sqlFragments.some((f) => f.includes(SQL_BACKSLASH_ESCAPE))) return super.visitRaw(node)
+    super.visitRaw({ ...node, sqlFragments: node.sqlFragments.map((f) => f.replaceAll(SQL_BACKSLASH_ESCAPE, "escape '\\\\'")) })
   }
 
   /** Core's casts (`sqlCast`) to the Postgres types ClickHouse lacks, in ClickHouse's names. */

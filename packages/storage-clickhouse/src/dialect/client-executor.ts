@@ -10,6 +10,7 @@ import { SESSION_SETTINGS } from './chdb-executor.js'
 export function clientExecutor(client: ClickHouseClient): ClickHouseExecutor {
   const settings = { ...SESSION_SETTINGS, wait_end_of_query: 1 }
   return {
+    sessionTables: false,
     async query(sql, params) {
       const result = await client.query({ query: sql, query_params: { ...params }, format: 'JSONCompact', clickhouse_settings: settings })
       return result.json<CompactResult>()

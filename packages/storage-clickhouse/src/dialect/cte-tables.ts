@@ -8,6 +8,7 @@ const AFTER_TABLE = /^\s*(?:$|[),;]|(?:where|left|right|inner|full|cross|join|on
 export interface CteTables {
   readonly tables: ReadonlyArray<{ readonly table: string; readonly query: string }>
   readonly query: string
+  /** The tables to drop. */
   readonly drops: ReadonlyArray<string>
 }
 
@@ -31,7 +32,7 @@ export function cteTables(sql: string, prefix: string): CteTables | null {
   return {
     tables: list.ctes.map((c) => ({ table: table(c.name), query: renameReads(sql.slice(c.open + 1, c.close), names, table) })),
     query: renameReads(sql.slice(0, list.start) + sql.slice(list.end), names, table),
-    drops: list.ctes.map((c) => `drop table if exists ${table(c.name)}`),
+    drops: list.ctes.map((c) => table(c.name)),
   }
 }
 
@@ -43,15 +44,23 @@ export function cteTables(sql: string, prefix: string): CteTables | null {
  * when no other column of the result has that name, as DuckDB and Postgres
  * name it.
  */
-export function createTable(table: string, query: string, columns: ReadonlyArray<string>): string {
-  const bare = columns.map((c) => c.slice(c.lastIndexOf('.') + 1))
-  if (bare.every((b, i) => b === columns[i])) return `create table ${table} engine = Memory as ${query}`
+export function createTable(table: string, query: string, columns: ReadonlyArray<string> | null, temporary: boolean): string {
+  const create = `create ${temporary ? 'temporary ' : ''}table ${table} engine = Memory as`
+  const bare = columns?.map((c) => c.slice(c.lastIndexOf('.') + 1)) ?? []
+  if (columns === null || bare.every((b, i) => b === columns[i])) return `${create} ${query}`
   const select = columns.map((c, i) => {
     const name = bare.filter((b) => b === bare[i]).length === 1 ? bare[i]! : c
     return `${quote(c)} as ${quote(name)}`
   })
-  return `create table ${table} engine = Memory as select ${select.join(', ')} from (${query})`
+  return `${create} select ${select.join(', ')} from (${query})`
 }
+
+/**
+ * Whether `query` may name columns `alias.column`: a qualified star where
+ * the query joins twice or more (with one join ClickHouse names them bare).
+ * When not, `createTable` needs no DESCRIBE of it.
+ */
+export const mayQualifyColumns = (query: string): boolean => /[A-Za-z0-9_"]\.\*/.test(query) && (query.match(/\bjoin\b/gi)?.length ?? 0) >= 2
 
 const quote = (name: string) => `\`${name.replaceAll('\\', '\\\\').replaceAll('`', '\\`')}\``
 

@@ -54,7 +54,7 @@ export function firstTimeCondition(step: SeriesEntity & { readonly math: FirstTi
   const withFilters = step.math === 'first_time_for_user_with_filters'
   const entity = seriesCondition(withFilters ? step : { ...step, properties: [] }, src, (id) => input.extensions.actionCondition(id, src))
   const to = sqlCast(sql.lit(formatTimestamp(input.range.toMicros)), 'timestamptz')
-  const firsts = sql`select e.uuid as fu, row_number() over (partition by ${PERSON_KEY} order by e.timestamp, cast(e.uuid as text)) as frn
+  const firsts = sql`select ${src.uuid} as fu, row_number() over (partition by ${PERSON_KEY} order by e.timestamp, cast(e.uuid as text)) as frn
     from ${scope.from} where ${scope.where} and ${entity} and e.timestamp <= ${to}`
   // PostHog's HAVING (the first event is in the range and passes the filters) needs no
   // check here: the step's own condition, ANDed with this, holds only for events in

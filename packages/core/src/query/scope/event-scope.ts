@@ -143,7 +143,7 @@ export function eventScope(options: EventScopeOptions): EventScope {
     eventName: sql.ref('e.event'),
     timestamp: sql.ref('e.timestamp'),
     timestampMicros: hooks.epochMicros(sql.ref('e.timestamp')),
-    uuid: sql.ref('e.uuid'),
+    uuid: hooks.eventUuid(sql.ref('e.uuid')),
     distinctId: sql.ref('e.distinct_id'),
     personId: PERSON_ID,
     sessionId: SESSION_ID,
