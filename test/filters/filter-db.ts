@@ -24,9 +24,12 @@ export const serverSkipReason = PG_URL ? undefined : 'SIGHTLINE_PG_URL is not se
  * The SQL targets and ClickHouse (chDB, its companion DuckDB in memory): for
  * the suites that pass on every storage. ClickHouse runs a share of each
  * reference property's runs (`runsOn`, `propertyShare`), for the suite's
- * CPU. Suites still on `targets` alone: see packages/storage-clickhouse/README.md.
+ * CPU. Only with SIGHTLINE_CLICKHOUSE_SUITES=1: they add about 70 s of CPU,
+ * which the suite's 10-minute budget on 2 cores does not hold (the
+ * conformance suite runs on chDB always). Suites still on `targets` alone:
+ * see packages/storage-clickhouse/README.md.
  */
-export const analysisTargets: ReadonlyArray<ConformanceTarget> = [...targets, clickhouseTarget]
+export const analysisTargets: ReadonlyArray<ConformanceTarget> = process.env.SIGHTLINE_CLICKHOUSE_SUITES === '1' ? [...targets, clickhouseTarget] : targets
 
 export interface FilterRow {
   id: number
