@@ -1,14 +1,14 @@
 // The analysis benchmarks (funnel, trend, retention, paths, correlation): the sample data captured
 // into each target once, then each suite's queries timed next to its floor in the same child and
 // round (shared/reference/performance.md). One child process per target.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { END, SEED } from './ingest-children.js'
 import { fmt, fmt1, fmt2, machine, median, round, runInChild, sourceState, table } from './measure.js'
 import { SUITES } from './suites.js'
-import { DEFAULT_PG_URL, placeTarget, removeTarget } from './targets.js'
+import { chdbPlace, DEFAULT_PG_URL, placeTarget, removeTarget } from './targets.js'
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url))
 
@@ -21,7 +21,14 @@ function keptPlace(target, pgUrl, keepData, events) {
   const slug = `${target.replace(/[^a-z0-9]+/gi, '_')}_${events}`
   const marker = path.join(path.resolve(keepData), `${slug}.json`)
   const place = placeTarget(target, pgUrl)
-  const kept = place.kind === 'duckdb' ? { ...place, dir: undefined, path: path.join(path.resolve(keepData), `${slug}.duckdb`) } : { ...place, schema: `bench_kept_${slug}`.toLowerCase() }
+  const kept =
+    place.kind === 'duckdb'
+      ? { ...place, dir: undefined, path: path.join(path.resolve(keepData), `${slug}.duckdb`) }
+      : place.kind === 'chdb'
+        ? chdbPlace(target, path.join(path.resolve(keepData), slug))
+        : { ...place, schema: `bench_kept_${slug}`.toLowerCase() }
+  // The kept data lives under keepData: the temporary directory placed for this run is not used.
+  if (place.dir) rmSync(place.dir, { recursive: true, force: true })
   const loaded = existsSync(marker) ? JSON.parse(readFileSync(marker, 'utf8')) : null
   return { place: kept, loaded, marker }
 }
@@ -85,7 +92,7 @@ export function formatAnalysisReport(report) {
       lines.push(`${target}: failed: ${r.error}`)
       continue
     }
-    const kind = target.startsWith('postgres') ? 'postgres' : 'duckdb'
+    const kind = target.startsWith('postgres') ? 'postgres' : target.startsWith('chdb') ? 'chdb' : 'duckdb'
     lines.push(`\n${target}: ${fmt(r.events)} events ${r.reused ? `reused (loaded earlier in ${fmt1(r.loadSeconds)} s)` : `loaded in ${fmt1(r.loadSeconds)} s`}; frequent event ${r.frequent.event} (${fmt2(r.frequent.share * 100)}% of events); peak RSS ${fmt(r.peakRssMb)} MB`)
     for (const [suite, s] of Object.entries(report.summary[target])) {
       const aims = report.aims[suite]?.[kind] ?? {}

@@ -14,7 +14,8 @@ const USAGE = `usage: node benchmarks/run.js ingest [options]
 
   --events N        events to generate and capture (default 100000)
   --batch N         events per capture call (default 5000)
-  --targets LIST    comma-separated, from ${TARGETS.join(', ')} (default both); DuckDB with settings
+  --targets LIST    comma-separated, from ${TARGETS.join(', ')} (default duckdb,postgres; chdb is ClickHouse
+                    through chDB with a DuckDB companion file, for the analysis benchmarks); DuckDB with settings
                     as duckdb:key=value+key=value, e.g. duckdb,duckdb:checkpoint_threshold=1GB
   --rounds N        repeat everything N times, interleaved; print medians (default 1)
   --skip-floors     do not measure each storage's bare insertEvents of the same rows
@@ -88,7 +89,7 @@ async function main(argv) {
     options: {
       events: { type: 'string', default: '100000' },
       batch: { type: 'string', default: '5000' },
-      targets: { type: 'string', default: TARGETS.join(',') },
+      targets: { type: 'string', default: 'duckdb,postgres' },
       rounds: { type: 'string', default: '1' },
       'skip-floors': { type: 'boolean', default: false },
       concurrency: { type: 'string', default: '1' },

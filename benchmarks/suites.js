@@ -2,6 +2,8 @@
 // child and round) and its queries. Parameters are PostHog's legacy insight parameters, run
 // through `sightline.query`. `frequent` is the event nearest 15% of all events, found at load.
 
+import { sqlCast } from '@sightline/core/storage'
+
 /** The 90 generated days (the sample data ends 2025-01-01T00:00Z). */
 const ALL_DAYS = { from: '2024-10-03T00:00:00.000000Z', to: '2024-12-31T23:59:59.999999Z' }
 /** 30 days around the America/New_York change of 2024-11-03. */
@@ -14,7 +16,7 @@ const DST_MONTH = { from: '2024-10-20T00:00:00.000000Z', to: '2024-11-18T23:59:5
 const groupByPersonFloor = (range) => ({
   label: `SELECT distinct_id, count(*) FROM events WHERE ${range.from.slice(0, 10)}..${range.to.slice(0, 10)} GROUP BY 1`,
   query: (sql, projectId) =>
-    sql`select count(*) as n from (select distinct_id, count(*) as c from events where project_id = ${projectId} and timestamp >= cast(${range.from} as timestamptz) and timestamp <= cast(${range.to} as timestamptz) group by distinct_id) as g`,
+    sql`select count(*) as n from (select distinct_id, count(*) as c from events where project_id = ${projectId} and timestamp >= ${sqlCast(range.from, 'timestamptz')} and timestamp <= ${sqlCast(range.to, 'timestamptz')} group by distinct_id) as g`,
 })
 
 const FUNNEL_STEPS = ['signup_started', 'signup', 'onboarding_completed']
@@ -35,6 +37,8 @@ export const SUITES = {
     aims: {
       duckdb: { 'ordered, 3 steps': 4, 'strict, 3 steps': 10, 'unordered, 3 steps': 15, 'ordered, frequent middle step': 10 },
       postgres: { 'ordered, 3 steps': 1.5 },
+      // Issue 16's aims for chDB at 10M events.
+      chdb: { 'ordered, 3 steps': 1.5, 'strict, 3 steps': 3, 'unordered, 3 steps': 3 },
     },
     queries: [
       { name: 'ordered, 3 steps', analysis: 'funnel', params: () => funnelParams('ordered', FUNNEL_STEPS) },
@@ -47,7 +51,7 @@ export const SUITES = {
     floor: {
       label: "SELECT count(*) FROM events WHERE event = '$pageview' AND <30 days>",
       query: (sql, projectId) =>
-        sql`select count(*) as n from events where project_id = ${projectId} and event = '$pageview' and timestamp >= cast(${DST_MONTH.from} as timestamptz) and timestamp <= cast(${DST_MONTH.to} as timestamptz)`,
+        sql`select count(*) as n from events where project_id = ${projectId} and event = '$pageview' and timestamp >= ${sqlCast(DST_MONTH.from, 'timestamptz')} and timestamp <= ${sqlCast(DST_MONTH.to, 'timestamptz')}`,
     },
     aims: {
       duckdb: {
@@ -58,6 +62,7 @@ export const SUITES = {
         'top-10 $pathname + Other, UTC': 15,
         'daily p90 of load_time_ms, UTC': 15,
       },
+      chdb: { 'daily total, UTC': 1.5, 'daily dau, America/New_York': 3 },
     },
     queries: [
       { name: 'daily total, UTC', analysis: 'trend', params: () => ({ events: [{ id: '$pageview' }], ...TREND_RANGE }) },

@@ -1,14 +1,15 @@
 // The storages a benchmark runs against: how to open one, inspect it afterwards and clean up.
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { duckdbStorage } from '@sightline/storage-duckdb'
 import { postgresStorage } from '@sightline/storage-postgres'
+import { clickhouseStorage } from '@sightline/storage-clickhouse'
 import { now } from './measure.js'
 
-export const TARGETS = ['duckdb', 'postgres']
+export const TARGETS = ['duckdb', 'postgres', 'chdb']
 export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test'
 
 /**
@@ -36,10 +37,14 @@ export function placeTarget(spec, pgUrl) {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-'))
     return { target: name, kind, config, dir, path: path.join(dir, 'bench.duckdb') }
   }
+  if (kind === 'chdb') return chdbPlace(name, mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-')))
   return { target: name, kind, pgUrl, schema: `bench_${process.pid}_${Date.now()}_${++placed}` }
 }
 
 let placed = 0
+
+/** ClickHouse through chDB in `dir/chdb`, everything else on a DuckDB companion file beside it. */
+export const chdbPlace = (target, dir) => ({ target, kind: 'chdb', dir, chdbPath: path.join(dir, 'chdb'), companionPath: path.join(dir, 'companion.duckdb') })
 
 /**
  * The storage adapter for a placed target, opened as an application would (a path or a URL),
@@ -48,6 +53,11 @@ let placed = 0
  * caller calls `close()` after closing Sightline.
  */
 export async function openStorage(place, { trace } = {}) {
+  if (place.kind === 'chdb') {
+    if (trace) throw new Error('--trace is for duckdb and postgres targets')
+    mkdirSync(place.dir, { recursive: true })
+    return { storage: clickhouseStorage({ path: place.chdbPath, companion: duckdbStorage({ path: place.companionPath }) }), close: async () => {} }
+  }
   if (place.kind === 'duckdb') {
     if (!trace) return { storage: duckdbStorage({ path: place.path, config: place.config }), close: async () => {} }
     const { DuckDBInstance } = await import('@duckdb/node-api')
@@ -87,6 +97,23 @@ function isPackageRoot(dir, name) {
 
 /** After the child is gone: rows stored and bytes on disk, read straight from the database. */
 export async function inspectTarget(place) {
+  if (place.kind === 'chdb') {
+    const { Session, drainPending } = await import('chdb')
+    const session = new Session(place.chdbPath)
+    try {
+      const events = Number((await session.queryAsync('select count() from events', { format: 'TSV' })).text().trim())
+      const { DuckDBInstance } = await import('@duckdb/node-api')
+      const instance = await DuckDBInstance.create(place.companionPath)
+      const connection = await instance.connect()
+      const persons = Number((await connection.runAndReadAll('select count(*) from persons')).getRows()[0][0])
+      connection.disconnectSync()
+      instance.closeSync()
+      return { rows: events, persons, bytes: directoryBytes(place.dir) }
+    } finally {
+      session.close()
+      await drainPending()
+    }
+  }
   if (place.kind === 'duckdb') {
     let bytes = 0
     for (const file of [place.path, `${place.path}.wal`]) {
@@ -124,8 +151,17 @@ export async function inspectTarget(place) {
 
 /** Removes what `placeTarget` made; safe after a crashed child. */
 export async function removeTarget(place) {
-  if (place.kind === 'duckdb') rmSync(place.dir, { recursive: true, force: true })
+  if (place.kind === 'duckdb' || place.kind === 'chdb') rmSync(place.dir, { recursive: true, force: true })
   else await withPgClient(place.pgUrl, (client) => client.query(`drop schema if exists "${place.schema}" cascade`))
+}
+
+/** The bytes of the files under `dir`. */
+function directoryBytes(dir) {
+  let bytes = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) bytes += statSync(path.join(entry.parentPath ?? entry.path, entry.name)).size
+  }
+  return bytes
 }
 
 async function withPgClient(url, fn) {
