@@ -86,7 +86,9 @@ export function insightResults(ctx: EngineContext, analyses: InsightAnalyses) {
       const source = await planInsight(ctx, project, insight, dashboardFilters, now)
       if ('unsupported' in source) return NO_RESULT
       const { plan } = source
-      if (policy.compute !== 'always') {
+      // What the cache answers under this policy: a result, NO_RESULT, or null (compute).
+      const fromCache = async (): Promise<InsightResultFields | null> => {
+        if (policy.compute === 'always') return null
         const entry = await readCacheEntry(ctx.db, project.id, plan.cacheKey)
         const nowMs = now.getTime()
         const live = entry !== null && (entry.expiresAtMs === null || nowMs < entry.expiresAtMs)
@@ -100,8 +102,13 @@ export function insightResults(ctx: EngineContext, analyses: InsightAnalyses) {
         } else if (policy.compute === 'never') {
           return NO_RESULT
         }
+        return null
       }
-      return flights.run(`${project.id}:${plan.cacheKey}`, () => compute(project.id, plan, clientQueryId))
+      const early = await fromCache()
+      if (early) return early
+      // Read again inside the flight: a computation of the same key may have finished (and written the cache)
+      // between this get's read and its flight, and is then answered from the cache instead of run twice.
+      return flights.run(`${project.id}:${plan.cacheKey}`, async () => (await fromCache()) ?? compute(project.id, plan, clientQueryId))
     },
   }
 }
