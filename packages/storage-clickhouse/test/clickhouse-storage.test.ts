@@ -140,6 +140,16 @@ describe('clickhouseStorage: events on ClickHouse, the rest on the companion', (
       expect(await persons()).toEqual([p3])
     })
 
+    it('keeps an override created and deleted before any read of events named it (a squash between two analyses)', async () => {
+      await sql`create table person_distinct_id_overrides (project_id integer not null, distinct_id text not null, person_id uuid not null)`.execute(db)
+      await driver.insertEvents(db, [row('0190f5a0-0000-7000-8000-000000000001')])
+      const p2 = '0190f5a0-0000-7000-8000-0000000000b2'
+      await db.insertInto('person_distinct_id_overrides' as never).values({ project_id: 1, distinct_id: 'd', person_id: p2 } as never).execute()
+      await db.transaction().execute((trx) => trx.deleteFrom('person_distinct_id_overrides' as never).execute())
+      const { rows } = await sql<{ p: string | null }>`select toString(ov.person_id) as p from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id`.execute(db)
+      expect(rows.map((r) => r.p)).toEqual([p2])
+    })
+
     it('sends reads of events to ClickHouse and everything else to the companion', async () => {
       await driver.insertEvents(db, [row('0190f5a0-0000-7000-8000-000000000001', { $browser: 'x' })])
       const events = await db.selectFrom('events').select(['uuid', 'timestamp', 'properties']).execute()
