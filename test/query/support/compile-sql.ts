@@ -17,7 +17,7 @@ import type { FunnelEnv } from '../../../packages/core/src/query/funnels/funnel-
 import type { FunnelRequest } from '../../../packages/core/src/query/funnels/funnel-request.js'
 import { noNeeds } from '../../../packages/core/src/query/scope/filter-needs.js'
 import type { QueryProject } from '../../../packages/core/src/query/scope/query-project.js'
-import { trendPeriods, type Period } from '../../../packages/core/src/query/trends/periods.js'
+import { trendPeriods, type Period } from '../../../packages/core/src/query/dates/periods.js'
 import type { TrendRequest } from '../../../packages/core/src/query/trends/trend-request.js'
 
 /** The clock of every snapshot. */

@@ -3,19 +3,11 @@ import type { BucketLimit } from '../query/dates/buckets.js'
 import type { Interval, WeekStartDay } from '../query/dates/interval.js'
 import { resolveDateRange, type DateRangeInput } from '../query/dates/resolve-date-range.js'
 import { startOfWall, toWall } from '../query/dates/wall-clock.js'
-import { trendPeriods } from '../query/trends/periods.js'
+import { trendPeriods, type PeriodsInput } from '../query/dates/periods.js'
 import { parseTimestamp } from '../time/timestamp.js'
 
-/** The date settings of one analysis, as its request decoder read them. */
-export interface RangeInput {
-  readonly interval: Interval
-  readonly dateFrom: string | null
-  readonly dateTo: string | null
-  readonly explicitDate: boolean
-  /** Trends and stickiness: the previous period is read too. */
-  readonly compare: boolean
-  readonly compareTo: string | null
-}
+/** The date settings of one analysis, as its request decoder read them (`compare`: trends and stickiness read the previous period too). */
+export type RangeInput = PeriodsInput
 
 export interface RangeContext {
   readonly timezone: string

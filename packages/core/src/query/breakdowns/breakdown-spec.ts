@@ -2,6 +2,9 @@ import { Schema } from 'effect'
 import { ValidationError } from '../../errors.js'
 import { decodeOrThrow } from '../../util/decode.js'
 
+/** PostHog's BREAKDOWN_VALUES_LIMIT: the breakdown values trends and retention keep by default (reference §6). */
+export const DEFAULT_BREAKDOWN_LIMIT = 25
+
 export const BREAKDOWN_TYPES = ['event', 'person', 'group', 'cohort', 'session', 'hogql'] as const
 export type BreakdownType = (typeof BREAKDOWN_TYPES)[number]
 

@@ -1,4 +1,4 @@
-import { encodeParams } from '../funnels/shape/people-urls.js'
+import { funnelUrlQuery } from '../funnels/shape/people-urls.js'
 import type { SerializedElement } from './chain-to-elements.js'
 import type { CorrelationRequest } from './correlation-request.js'
 
@@ -46,7 +46,7 @@ export function correlationPeopleUrl(projectId: number, request: CorrelationRequ
   } else {
     extra.funnel_correlation_person_entity = { id: row.event, type: 'events', properties: [{ key: row.key, value: row.value, type: 'event', operator: 'exact' }] }
   }
-  const query = encodeParams({ ...own, ...extra })
+  const query = funnelUrlQuery({ ...own, ...extra })
   return `/api/projects/${projectId}/persons/funnel/correlation/?${query}`
 }
 

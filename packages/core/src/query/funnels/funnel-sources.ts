@@ -4,9 +4,9 @@ import type { QueryExtensions } from '../analysis/query-extensions.js'
 import { breakdownValueSql } from '../breakdowns/breakdown-value.js'
 import { cohortMembership } from '../cohorts/cohort-membership.js'
 import type { CohortCatalog } from '../cohorts/load-cohorts.js'
-import { compileHogql, hogqlToText, type HogqlScope } from '../hogql/index.js'
 import { eventScope, PERSON_ID, PERSON_KEY } from '../scope/event-scope.js'
 import { addFilterNeeds, noNeeds } from '../scope/filter-needs.js'
+import { hogqlTextCompiler } from '../scope/hogql-scope.js'
 import type { QueryProject } from '../scope/query-project.js'
 import { seriesCondition } from '../series/series-condition.js'
 import type { SeriesEntity } from '../series/series.js'
@@ -75,23 +75,7 @@ export function funnelSources(input: FunnelSourcesInput): FunnelSources {
   // The person as text where its value shows (HogQL, cohorts); as a fixed-size key where runs are partitioned by it.
   const person = PERSON_ID
   const b = request.breakdown
-  const hogqlScope: HogqlScope = {
-    hooks,
-    event: src.event,
-    ...(src.eventProperty ? { eventProperty: src.eventProperty } : {}),
-    eventName: src.eventName,
-    timestamp: src.timestamp,
-    distinctId: src.distinctId,
-    personId: person,
-    ...(src.person ? { person: src.person } : {}),
-    ...(src.elementsChain ? { elementsChain: src.elementsChain } : {}),
-    sessionId: src.sessionId,
-    ...(src.groups ? { groups: src.groups } : {}),
-    groupKeys: src.groupKeys,
-    timezone: project.timezone,
-    now: input.now,
-  }
-  const hogql = (expression: string, path: ReadonlyArray<string | number>) => hogqlToText(compileHogql(expression, hogqlScope, path))
+  const hogql = hogqlTextCompiler(src, project.timezone, input.now)
   // PostHog's _aggregation_target_expr: a group key, the expression's text (funnel_aggregate_by_hogql), or the person.
   const byHogql = request.aggregateByHogql === null ? null : hogql(request.aggregateByHogql, ['funnel_aggregate_by_hogql'])
   // Rows whose expression is null are left out by targetPresent, so a kept row's target is text.

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely'
-import type { Period } from '../trends/periods.js'
+import type { Period } from '../dates/periods.js'
 import type { QueryEnv } from '../analysis/query-env.js'
 import type { TrendRequest, TrendSeries } from '../trends/trend-request.js'
 import type { LifecycleStatus } from './lifecycle-sql.js'

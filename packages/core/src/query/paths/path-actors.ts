@@ -1,7 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely'
 import type { EngineContext } from '../../context.js'
 import { ValidationError } from '../../errors.js'
-import { pageActors, type ActorsPage, type ActorsResult } from '../trends/actor-details.js'
+import { pageActors, type ActorsPage, type ActorsResult } from '../actors/actor-details.js'
 import { nodeKeySql } from './path-edges-sql.js'
 import { pathEventsSql, personTextSql } from './path-events-sql.js'
 import { pathRowsSql } from './path-rows-sql.js'

@@ -2,10 +2,9 @@ import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import { PERSON_KEY as EVENT_PERSON_KEY, PERSON_UUID } from '../scope/event-scope.js'
 import { withCtes } from '../funnels/compile/sql-kit.js'
 import type { FunnelPathBounds } from './funnel-paths.js'
-import { compileHogql, hogqlToText } from '../hogql/index.js'
 import { analysisScope } from '../analysis/analysis-scope.js'
 import { noNeeds } from '../scope/filter-needs.js'
-import { hogqlScope } from '../trends/series-scope.js'
+import { hogqlTextCompiler } from '../scope/hogql-scope.js'
 import type { QueryEnv } from '../analysis/query-env.js'
 import { cleanedPathItemSql, eventTypeConditionSql, groupedPathItemSql, namesEventType, rawPathItemSql } from './path-item-sql.js'
 import type { PathCleaningRule, PathsRequest } from './paths-request.js'
@@ -45,7 +44,7 @@ export function pathEventsSql(
   if (request.hogqlExpression !== null) needs.person = true
   const scope = analysisScope(env, { range, properties: request.properties, filterTestAccounts: request.filterTestAccounts, needs })
   const s = scope.sources
-  const hogql = request.hogqlExpression === null ? null : hogqlToText(compileHogql(request.hogqlExpression, hogqlScope(env, s), ['paths_hogql_expression']))
+  const hogql = request.hogqlExpression === null ? null : hogqlTextCompiler(s, env.project.timezone, env.now)(request.hogqlExpression, ['paths_hogql_expression'])
   const conditions: Expression<SqlBool>[] = [scope.where]
   const types = eventTypeConditionSql(request, s)
   if (types) conditions.push(types)

@@ -1,12 +1,11 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import { breakdownValueSql } from '../breakdowns/breakdown-value.js'
-import { compileHogql, hogqlToText } from '../hogql/index.js'
 import { analysisScope } from '../analysis/analysis-scope.js'
 import { PERSON_ID } from '../scope/event-scope.js'
 import { addFilterNeeds, noNeeds } from '../scope/filter-needs.js'
 import { seriesCondition } from '../series/series-condition.js'
 import type { SeriesEntity } from '../series/series.js'
-import { hogqlScope } from '../trends/series-scope.js'
+import { hogqlTextCompiler } from '../scope/hogql-scope.js'
 import type { QueryEnv } from '../analysis/query-env.js'
 import type { RetentionRequest } from './retention-request.js'
 import type { RetentionWindow } from './retention-window.js'
@@ -64,7 +63,7 @@ export function retentionEventsSql(env: QueryEnv, request: RetentionRequest, win
   if (!b) value = sql<string>`cast('' as text)`
   else if (b.type === 'cohort') value = sql<string>`cast(${cohort === 'all' ? '0' : String(cohort)} as text)`
   else {
-    const hogql = (expression: string, path: ReadonlyArray<string | number>) => hogqlToText(compileHogql(expression, hogqlScope(env, s), path))
+    const hogql = hogqlTextCompiler(s, env.project.timezone, env.now)
     // PostHog's retention breakdown: ifNull(toString(value), ''): a missing value is ''.
     value = sql<string>`coalesce(${breakdownValueSql(b, s, hogql, ['breakdown'])}, '')`
   }

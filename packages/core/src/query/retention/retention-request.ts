@@ -6,8 +6,8 @@ import { refuseUnreadParameters } from '../analysis/unread-parameters.js'
 import { PropertyFilters } from '../filters/property-filters.js'
 import { normalizeProperties, type EntityParams, type PropertiesParam, type SeriesEntity } from '../series/series.js'
 import type { QueryControlParams } from '../analysis/analysis-params.js'
-import { DEFAULT_BREAKDOWN_LIMIT } from '../trends/trend-request.js'
-import { readLegacyParams } from '../trends/legacy-params.js'
+import { DEFAULT_BREAKDOWN_LIMIT } from '../breakdowns/breakdown-spec.js'
+import { readLegacyParams } from '../analysis/legacy-params.js'
 import { retentionEntity } from './retention-entity.js'
 
 export const RETENTION_TYPES = ['retention_recurring', 'retention_first_time', 'retention_first_ever_occurrence'] as const

@@ -1,5 +1,5 @@
-import { isoInZone } from '../trends/bucket-labels.js'
-import { OTHER_MARKER } from '../trends/breakdown-markers.js'
+import { isoInZone } from '../dates/bucket-labels.js'
+import { OTHER_MARKER } from '../breakdowns/breakdown-markers.js'
 import type { RetentionRequest } from './retention-request.js'
 import { retentionPeopleUrl } from './retention-url.js'
 import type { RetentionWindow } from './retention-window.js'

@@ -1,4 +1,4 @@
-import { encodeParams } from '../trends/persons-url.js'
+import { encodeParams } from '../actors/encode-params.js'
 
 /** The keys `retentionActors` reads to find the clicked row or cell; a link replaces any the request already had. */
 export const CELL_KEYS = ['selected_interval', 'return_interval', 'breakdown_value'] as const

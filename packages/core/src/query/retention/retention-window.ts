@@ -2,7 +2,7 @@ import { ValidationError } from '../../errors.js'
 import { bucketOfMs, bucketStarts } from '../dates/buckets.js'
 import type { WeekStartDay } from '../dates/interval.js'
 import { resolveDateRange } from '../dates/resolve-date-range.js'
-import { nextBucketStart } from '../trends/periods.js'
+import { nextBucketStart } from '../dates/periods.js'
 import type { RetentionPeriod } from './retention-request.js'
 
 /** The periods of a retention result: row i is the cohort of period i; periods are the project's local units. */

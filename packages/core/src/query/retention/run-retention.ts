@@ -10,7 +10,7 @@ import { retentionRows, type CountRow, type RetentionRow } from './retention-res
 import type { RetentionWindow } from './retention-window.js'
 import { boundedRows } from '../execution/bounded-rows.js'
 import { checkAnswerBudget } from '../execution/query-budget.js'
-import { encodeParams } from '../trends/persons-url.js'
+import { encodeParams } from '../actors/encode-params.js'
 import { samplingNotice, type SamplingNotice } from '../analysis/sampling-factor.js'
 
 /** What `/insights/retention/` answers. */

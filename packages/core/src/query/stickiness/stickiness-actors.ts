@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely'
 import { ValidationError } from '../../errors.js'
-import type { Period } from '../trends/periods.js'
+import type { Period } from '../dates/periods.js'
 import type { QueryEnv } from '../analysis/query-env.js'
 import type { TrendRequest, TrendSeries } from '../trends/trend-request.js'
 import { stickinessActor, stickinessBucket, stickinessScope } from './run-stickiness.js'

@@ -1,4 +1,4 @@
-import { NULL_MARKER, OTHER_MARKER } from './breakdown-markers.js'
+import { NULL_MARKER, OTHER_MARKER } from '../breakdowns/breakdown-markers.js'
 import { evaluateFormulaSeries } from './formula/formula-eval.js'
 import type { FormulaNode } from './formula/formula-parse.js'
 import { compareCodePoints, compareNumberLists, naturalCompare, pythonRepr } from './python-order.js'

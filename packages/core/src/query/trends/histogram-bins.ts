@@ -1,5 +1,5 @@
 import { sql, type Expression } from 'kysely'
-import { NO_BIN } from './breakdown-markers.js'
+import { NO_BIN } from '../breakdowns/breakdown-markers.js'
 import { sqlCast } from '../../db/sql-cast.js'
 
 /** One equal-width bin: `lo <= value < hi`, shown as `"[lo,hi]"`. */

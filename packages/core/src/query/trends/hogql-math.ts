@@ -4,7 +4,7 @@ import { compileHogql, hogqlToText } from '../hogql/index.js'
 import type { HogqlNode } from '../hogql/hogql-node.js'
 import { parseHogqlExpression } from '../hogql/parser.js'
 import type { QuerySources } from '../scope/query-sources.js'
-import { hogqlScope } from './series-scope.js'
+import { hogqlScope } from '../scope/hogql-scope.js'
 import type { QueryEnv } from '../analysis/query-env.js'
 import { sqlCast } from '../../db/sql-cast.js'
 
@@ -51,7 +51,7 @@ export function hogqlAggregate(expression: string, env: QueryEnv, sources: Query
   const hooks = sources.hooks
   if (name === 'count' && args.length === 0) return { column: sql`1`, aggregate: (x) => sqlCast<number>(sql`count(${x})`, 'float8') }
   if (args.length !== 1) return refuse(`${name}() takes one argument`)
-  const compiled = compileHogql(spanText(expression, args[0]!), hogqlScope(env, sources), path)
+  const compiled = compileHogql(spanText(expression, args[0]!), hogqlScope(sources, env.project.timezone, env.now), path)
   if (name === 'count') {
     const text = hogqlToText(compiled)
     return root.distinct === true

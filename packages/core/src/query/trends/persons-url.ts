@@ -1,7 +1,8 @@
-import { isoInZone } from './bucket-labels.js'
-import type { Period } from './periods.js'
+import { isoInZone } from '../dates/bucket-labels.js'
+import type { Period } from '../dates/periods.js'
 import type { TrendPointParams } from './point-params.js'
 import type { TrendRequest, TrendSeries } from './trend-request.js'
+import { encodeParams } from '../actors/encode-params.js'
 
 /** A link to the actors behind one point, as PostHog's legacy results carry it (`persons_urls[i]`, `persons`). */
 export interface PersonsLink {
@@ -12,19 +13,6 @@ export interface PersonsLink {
 
 /** The keys `trendActors` reads to find the clicked point; they replace any the request already had. */
 export const POINT_KEYS = ['entity_id', 'entity_type', 'entity_math', 'entity_order', 'target_date', 'breakdown_value', 'compare_label', 'lifecycle_type', 'stickiness_days'] as const
-
-/**
- * PostHog's `encode_get_request_params` + `urlencode`: strings as they are,
- * everything else as JSON, `+` for spaces.
- */
-export function encodeParams(params: Record<string, unknown>): string {
-  const search = new URLSearchParams()
-  for (const [key, value] of Object.entries(params)) {
-    if (value === undefined || value === null) continue
-    search.append(key, typeof value === 'string' ? value : JSON.stringify(value))
-  }
-  return search.toString()
-}
 
 /**
  * The link to the actors of one point: the request's own parameters plus the

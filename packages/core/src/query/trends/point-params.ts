@@ -4,9 +4,9 @@ import { decodeOrThrow } from '../../util/decode.js'
 import { parseAbsoluteDate } from '../dates/absolute-date.js'
 import { instantOf } from '../dates/wall-clock.js'
 import { LIFECYCLE_STATUSES, type LifecycleStatus } from '../lifecycle/lifecycle-sql.js'
-import { readLegacyParams } from './legacy-params.js'
-import type { Period } from './periods.js'
-import { bucketIndexOf } from './periods.js'
+import { readLegacyParams } from '../analysis/legacy-params.js'
+import type { Period } from '../dates/periods.js'
+import { bucketIndexOf } from '../dates/periods.js'
 import type { TrendParams, TrendRequest } from './trend-request.js'
 
 /** The clicked point of a persons URL (`persons-url.ts` writes these keys). */

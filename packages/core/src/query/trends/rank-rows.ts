@@ -1,4 +1,4 @@
-import { NULL_MARKER, OTHER_MARKER } from './breakdown-markers.js'
+import { NULL_MARKER, OTHER_MARKER } from '../breakdowns/breakdown-markers.js'
 
 interface Rankable {
   readonly parts: ReadonlyArray<string>

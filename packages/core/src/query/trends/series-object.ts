@@ -1,6 +1,6 @@
-import { bucketDay, bucketLabel, isoInZone } from './bucket-labels.js'
+import { bucketDay, bucketLabel, isoInZone } from '../dates/bucket-labels.js'
 import { documentedFilterFields } from './filter-echo.js'
-import type { Period } from './periods.js'
+import type { Period } from '../dates/periods.js'
 import { personsUrl, type PersonsLink } from './persons-url.js'
 import type { SeriesOutcome, ValueRow } from './series-values.js'
 import type { MathName } from './maths.js'

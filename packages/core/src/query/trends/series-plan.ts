@@ -3,7 +3,7 @@ import { DAY } from '../dates/civil.js'
 import { startOfWall, toWall } from '../dates/wall-clock.js'
 import type { ActiveWindow } from './active-users-sql.js'
 import { activeWindowDays, isFirstSeenCumulative, type MathName } from './maths.js'
-import { bucketIndexOf, type Period } from './periods.js'
+import { bucketIndexOf, type Period } from '../dates/periods.js'
 import type { TrendRequest, TrendSeries } from './trend-request.js'
 
 /** An inclusive range of event timestamps, in epoch microseconds. */

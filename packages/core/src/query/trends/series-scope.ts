@@ -9,9 +9,9 @@ import type { PropertyCondition, PropertyFilters, PropertyGroup } from '../filte
 import { formatTimestamp } from '../../time/timestamp.js'
 import type { QuerySources } from '../scope/query-sources.js'
 import { seriesCondition } from '../series/series-condition.js'
-import { NULL_MARKER } from './breakdown-markers.js'
+import { NULL_MARKER } from '../breakdowns/breakdown-markers.js'
 import { binLabelSql, type HistogramBin } from './histogram-bins.js'
-import { compileHogql, hogqlToText, type HogqlScope } from '../hogql/index.js'
+import { hogqlTextCompiler } from '../scope/hogql-scope.js'
 import type { TrendRequest, TrendSeries } from './trend-request.js'
 import { sqlCast } from '../../db/sql-cast.js'
 
@@ -96,32 +96,12 @@ const breakdownPath = (request: TrendRequest, i: number): Array<string | number>
 
 /** A breakdown dimension's value as a number (histograms); null when it is not one. */
 export function breakdownNumberSql(env: QueryEnv, request: TrendRequest, i: number, sources: QuerySources): Expression<number | null> {
-  const hogql = (expression: string, path: ReadonlyArray<string | number>) => hogqlToText(compileHogql(expression, hogqlScope(env, sources), path))
+  const hogql = hogqlTextCompiler(sources, env.project.timezone, env.now)
   return sources.hooks.textToDouble(breakdownValueSql(request.breakdowns[i]!, sources, hogql, breakdownPath(request, i)))
 }
 
 /** Placeholder key of a cohort dimension (replaced per cohort by the caller). */
 const COHORT_KEY = '$$_sightline_cohort_$$'
-
-/** The columns a HogQL expression of this series may read (the scope's own; person via the text-safe id). */
-export function hogqlScope(env: QueryEnv, sources: QuerySources): HogqlScope {
-  return {
-    hooks: sources.hooks,
-    event: sources.event,
-    ...(sources.eventProperty ? { eventProperty: sources.eventProperty } : {}),
-    eventName: sources.eventName,
-    timestamp: sources.timestamp,
-    distinctId: sources.distinctId,
-    personId: personText(),
-    ...(sources.person ? { person: sources.person } : {}),
-    ...(sources.elementsChain ? { elementsChain: sources.elementsChain } : {}),
-    sessionId: sources.sessionId,
-    ...(sources.groups ? { groups: sources.groups } : {}),
-    groupKeys: sources.groupKeys,
-    timezone: env.project.timezone,
-    now: env.now,
-  }
-}
 
 /**
  * PostHog's `breakdown_normalize_url` for trends: every trailing `/`, `?` and
@@ -143,7 +123,7 @@ export function breakdownKeysSql(env: QueryEnv, request: TrendRequest, sources: 
     if (spec.type === 'cohort') return sql<string>`cast(${COHORT_KEY} as text)`
     const binList = bins[i]
     if (spec.histogramBinCount !== null && binList) return binLabelSql(breakdownNumberSql(env, request, i, sources), binList)
-    const hogql = (expression: string, path: ReadonlyArray<string | number>) => hogqlToText(compileHogql(expression, hogqlScope(env, sources), path))
+    const hogql = hogqlTextCompiler(sources, env.project.timezone, env.now)
     const raw = breakdownValueSql({ ...spec, normalizeUrl: false }, sources, hogql, breakdownPath(request, i))
     const text = spec.normalizeUrl ? normalizeUrlSql(raw) : raw
     return sql<string>`coalesce(nullif(${text}, ''), cast(${NULL_MARKER} as text))`

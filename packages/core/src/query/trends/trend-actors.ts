@@ -5,11 +5,11 @@ import { bucketIndexSql } from '../dates/bucket-index-sql.js'
 import { lifecycleActorsSql } from '../lifecycle/lifecycle-actors.js'
 import { PERSON_KEY } from '../scope/event-scope.js'
 import { stickinessActorsSql } from '../stickiness/stickiness-actors.js'
-import { pageActors, type ActorsPage, type ActorsResult } from './actor-details.js'
-import { OTHER_MARKER } from './breakdown-markers.js'
+import { pageActors, type ActorsPage, type ActorsResult } from '../actors/actor-details.js'
+import { OTHER_MARKER } from '../breakdowns/breakdown-markers.js'
 import { actorSql, type CellsInput } from './cells-sql.js'
 import { notOneOfSql } from './key-filter.js'
-import type { Period } from './periods.js'
+import type { Period } from '../dates/periods.js'
 import { decodePoint, pointBucket, type Point } from './point-params.js'
 import { breakdownKeysSql, seriesScope } from './series-scope.js'
 import type { QueryEnv } from '../analysis/query-env.js'
@@ -18,7 +18,7 @@ import { histogramBinsFor, seriesValues } from './series-values.js'
 import { queryEnv, requestPeriods } from './trend-env.js'
 import { decodeTrendRequest, type TrendRequest, type TrendSeries } from './trend-request.js'
 
-export type { ActorsPage, ActorsResult, TrendActor } from './actor-details.js'
+export type { ActorsPage, ActorsResult, TrendActor } from '../actors/actor-details.js'
 
 const MAX_PAGE = 10_000
 

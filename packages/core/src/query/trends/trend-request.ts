@@ -1,15 +1,15 @@
 import { Schema } from 'effect'
 import { ValidationError } from '../../errors.js'
 import { decodeOrThrow } from '../../util/decode.js'
-import { decodeBreakdowns, type BreakdownSpec } from '../breakdowns/breakdown-spec.js'
+import { DEFAULT_BREAKDOWN_LIMIT, decodeBreakdowns, type BreakdownSpec } from '../breakdowns/breakdown-spec.js'
 import { INTERVALS, isInterval, type Interval } from '../dates/interval.js'
 import { parseRelativeDate } from '../dates/relative-date.js'
 import { refuseUnreadParameters } from '../analysis/unread-parameters.js'
 import { PropertyFilters } from '../filters/property-filters.js'
 import { decodeSeries, normalizeProperties, type SeriesEntity } from '../series/series.js'
-import { isDisplay, isTotalValueDisplay, type Display } from './displays.js'
+import { isDisplay, isTotalValueDisplay, type Display } from '../analysis/displays.js'
 import { FormulaSyntaxError, parseFormula, type FormulaNode } from './formula/formula-parse.js'
-import { readLegacyParams } from './legacy-params.js'
+import { readLegacyParams } from '../analysis/legacy-params.js'
 import { isMath, isPropertyMath, MATHS, STICKINESS_MATHS, type MathName } from './maths.js'
 import type { QueryControlParams } from '../analysis/analysis-params.js'
 import type { BreakdownParams } from '../breakdowns/breakdown-spec.js'
@@ -105,8 +105,7 @@ export interface TrendParams extends TrendFieldsInput, SeriesParams, BreakdownPa
   readonly sampling_factor?: number | null
 }
 
-/** PostHog's BREAKDOWN_VALUES_LIMIT, and the world map's larger default (reference §6, §7.2). */
-export const DEFAULT_BREAKDOWN_LIMIT = 25
+/** The world map's default breakdown limit, larger than `DEFAULT_BREAKDOWN_LIMIT` (reference §7.2). */
 export const WORLD_MAP_BREAKDOWN_LIMIT = 250
 /** The most breakdown dimensions trends take (PostHog keeps 3). */
 export const MAX_BREAKDOWNS = 3

@@ -1,18 +1,10 @@
+import { encodeParams } from '../../actors/encode-params.js'
+
 /** Keys the people URL sets itself; a request's own values for them are replaced. */
 const STEP_KEYS = ['funnel_step', 'funnel_step_breakdown']
 
-/**
- * PostHog's `urlencode(filter.to_params())`: strings as they are, everything
- * else as JSON; keys without a value are left out.
- */
-export function encodeParams(params: Readonly<Record<string, unknown>>): string {
-  const search = new URLSearchParams()
-  for (const [key, value] of Object.entries(params)) {
-    if (value === undefined || value === null || STEP_KEYS.includes(key)) continue
-    search.append(key, typeof value === 'string' ? value : JSON.stringify(value))
-  }
-  return search.toString()
-}
+/** The query string of a funnel's people URL: the request's parameters without the keys the URL sets itself. */
+export const funnelUrlQuery = (params: Readonly<Record<string, unknown>>): string => encodeParams(params, STEP_KEYS)
 
 /**
  * The people URL of one step (the legacy SQL path's `converted_people_url` /

@@ -1,7 +1,7 @@
 import type { SeriesEntity } from '../../series/series.js'
 import type { FunnelRequest } from '../funnel-request.js'
 import { compareValues, rowValue, type FunnelBreakdownValue } from './breakdown-values.js'
-import { encodeParams, peopleUrl } from './people-urls.js'
+import { funnelUrlQuery, peopleUrl } from './people-urls.js'
 
 /** What the step objects need beyond the aggregate rows. */
 export interface StepsContext {
@@ -64,7 +64,7 @@ const time = (v: unknown): number | null => (v === null || v === undefined ? nul
  */
 export function stepsResult(rows: ReadonlyArray<Row>, ctx: StepsContext): FunnelStep[] | FunnelBreakdownStep[][] {
   const b = ctx.request.breakdown
-  const query = encodeParams(ctx.request.params)
+  const query = funnelUrlQuery(ctx.request.params)
   if (b === null) return stepObjects(rows[0] ?? {}, ctx, query, undefined)
   const n = ctx.request.steps.length
   const counts = (r: Row) => Array.from({ length: n }, (_, i) => num(r[`c${i}`]))

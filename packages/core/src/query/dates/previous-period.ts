@@ -1,8 +1,8 @@
 import { ValidationError } from '../../errors.js'
-import { DAY, floorTo, MAX_WALL, MIN_WALL, SUPPORTED_DATES } from '../dates/civil.js'
-import type { Interval, WeekStartDay } from '../dates/interval.js'
-import { applyRelativeDate, parseRelativeDate } from '../dates/relative-date.js'
-import { instantOf, toWall, zonedFromInstant } from '../dates/wall-clock.js'
+import { DAY, floorTo, MAX_WALL, MIN_WALL, SUPPORTED_DATES } from './civil.js'
+import type { Interval, WeekStartDay } from './interval.js'
+import { applyRelativeDate, parseRelativeDate } from './relative-date.js'
+import { instantOf, toWall, zonedFromInstant } from './wall-clock.js'
 
 export interface CurrentPeriod {
   readonly fromMicros: number

@@ -1,7 +1,7 @@
-import { bucketStarts, type BucketLimit } from '../dates/buckets.js'
-import { DAY, HOUR } from '../dates/civil.js'
-import type { Interval, WeekStartDay } from '../dates/interval.js'
-import { resolveDateRange } from '../dates/resolve-date-range.js'
+import { bucketStarts, type BucketLimit } from './buckets.js'
+import { DAY, HOUR } from './civil.js'
+import type { Interval, WeekStartDay } from './interval.js'
+import { resolveDateRange } from './resolve-date-range.js'
 import { previousPeriodBounds } from './previous-period.js'
 
 /** One period of a trend: its bounds and its buckets. */

@@ -1,5 +1,5 @@
-import { DAY, floorTo } from '../dates/civil.js'
-import { toWall } from '../dates/wall-clock.js'
+import { DAY, floorTo } from './civil.js'
+import { toWall } from './wall-clock.js'
 import type { Period } from './periods.js'
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
