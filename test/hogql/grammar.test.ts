@@ -69,7 +69,15 @@ const CASES = [
   '() -> 1', 'x -> x + 1', '{a}', "{'a': 1, 'b': 2}", '{}', '(1)', '((a))', '(1, 2)', '(1,)', '()', '[]', '[1,]', '(a and b) and c', '(a or b) or (c or d)',
   'case when a then b end', 'case when a then b else c end', 'case x when 1 then 2 else 3 end', 'case when a then b when c then d else e end',
   'x as y', '1 as x', "x as 'y'", 'x as true', '1 + 2 * 3 - 4 / 5 % 6', '(select 1)', 'select 1', '1; drop table x', 'x::Int', "interval '1 day'",
-  "timestamp '2024-01-01'", 'timestamp', 'date', 'f(1) over ()', '/* ; select 1 */ 1', "'--' || x -- a comment\n", 'properties[event]', 'e\'x\'',
+  "timestamp '2024-01-01'", 'timestamp', 'date', 'f(1) over ()', '/* ; select 1 */ 1', "'--' || x -- a comment\n", 'properties[event]', 'e\'x\'',  // `1 .` before a keyword: PostHog takes the float `1.` unless reading `.keyword` as a property lasts longer (token soup, seed -1467114344).
+  '1 . or a', '1 . or', '1 . or or a', '1 . or - a', '1 . or + 1', '1 . or + a', '1 . or . 5', '1 . or . a', '1 . or (a)', '1 . or ()', '1 . or () -> 1',
+  '1 . and [1]', '1 . or * 2', '1 . or * - a', '1 . or * [1]', '1 . or * [1, 2]', '1 . or * * a', '1 . or not a', '1 . or not in (1)', "1 . or not like 'x'",
+  '1 . in *', '1 . in (1)', '1 . in cohort 3', "1 . like 'a'", '1 . not in a', '1 . not between 1 and 2', '1 . is null', '1 . is not null', "1 . is not like 'a'",
+  '1 . is not distinct from a', '1 . between 1 and 2', '1 . between - a', '1 . between - a and b', '1 . between (a)', '1 . as x', '1 . as and', '1 . as and a',
+  "1 . as 'x'", '1 . a', '1 . e', '0 . or a', 'f(1 . or a)', 'x ? 1 . : 2',
+  // No property is named NULL, INF or NAN; an octal literal starts no float and indexes no tuple; an alias continues only with AND, OR, ? or AS.
+  'a . null', 'a.b.null', 'a?.null', '1 . null', '1 . inf', 'x.`null`', 'a . true', '010 .', '010 . 5', '07 .', '08 .', 'x . 010', 'a as inf', 'a as b + 1',
+  'a as b and c', 'a as b or c', 'a as b as c', '(a as b) + 1', 'a as b ? 1 : 2', 'a as b is null', 'a as b[1]', "x as 'y' + 1", '[a as b, 1]',
 ]
 
 describe('core parser against PostHog parser', () => {

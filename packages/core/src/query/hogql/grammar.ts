@@ -1,4 +1,5 @@
 import { HogqlError, type HogqlNode } from './hogql-node.js'
+import { floatBeforeWord } from './float-before-word.js'
 import { tokenize, type Token } from './lexer.js'
 
 /**
@@ -6,7 +7,9 @@ import { tokenize, type Token } from './lexer.js'
  * a precedence-climbing parser that emits the AST PostHog's parser emits (the
  * same nodes, fields and code-point positions; test/hogql/grammar.test.ts
  * holds the two side by side). Each token is read once and no rule is ever
- * retried, so the work is linear in the tokens: PostHog's ANTLR parser
+ * retried, so the work is linear in the tokens (the one longer look ahead,
+ * `1 . between ...` seeking its AND, stops at the enclosing bracket and is
+ * bounded by the 160 tokens of `limits.ts`): PostHog's ANTLR parser
  * re-predicts at every level and took seconds on a hundred stacked `not`
  * (issue 13). Constructs outside what the compiler accepts (statements,
  * windows, casts, HogQLX tags, template strings) are refused here.
@@ -34,6 +37,11 @@ const COMPARISONS: Readonly<Record<string, string>> = {
 /** Keywords that never start an expression as an identifier here. */
 const NOT_A_NAME = new Set(['and', 'or', 'is', 'in', 'like', 'ilike', 'between', 'as', 'when', 'then', 'else', 'end', 'distinct', 'select', 'with', 'from', 'cohort', 'over'])
 const RESERVED_ALIASES = new Set(['true', 'false', 'null', 'team_id'])
+/** PostHog's `identifier` takes every keyword but NULL, INF and NAN: `a.null` is not a property. */
+const NOT_IDENTIFIERS = new Set(['null', 'inf', 'nan'])
+const isIdentifier = (t: Token): boolean => t.kind === 'ident' || (t.kind === 'word' && !NOT_IDENTIFIERS.has(t.text.toLowerCase()))
+/** HogQL's lexer reads `0` and octal digits as OCTAL_LITERAL, which cannot start a float: `010 . 5` is a tuple index of 10. */
+const OCTAL = /^0[0-7]+$/
 const INT64_MAX = 9223372036854775807n
 
 /** A parsed expression and the tokens it spans (brackets included, which the node's own position leaves out). */
@@ -95,8 +103,12 @@ class Parser {
   expression(min: number): Parsed {
     this.steps++
     let left = this.prefix()
+    let aliased = false
     for (;;) {
       this.steps++
+      // PostHog's parser continues an alias only with AND, OR, a ternary or another alias: `a as b + 1` is refused, `(a as b) + 1` is not.
+      if (aliased && !(this.isWord('and') || this.isWord('or') || this.isWord('as') || this.isOp('?'))) return left
+      aliased = this.isWord('as')
       const next = this.infix(left, min)
       if (!next) return left
       left = next
@@ -170,11 +182,11 @@ class Parser {
         case '?.': {
           const nullish = t.text === '?.' ? { nullish: true } : {}
           const after = this.peek(1)
-          if (after.kind === 'number' && /^[0-9]+$/.test(after.text)) {
+          if (after.kind === 'number' && /^[0-9]+$/.test(after.text) && !OCTAL.test(after.text)) {
             this.i += 2
             return this.span({ node: 'TupleAccess', tuple: left.node, index: Number(after.text), ...nullish }, start, after.end)
           }
-          if (after.kind === 'word' || after.kind === 'ident') {
+          if (isIdentifier(after)) {
             this.i += 2
             return this.span({ node: 'ArrayAccess', array: left.node, property: { node: 'Constant', value: after.text }, ...nullish }, start, after.end)
           }
@@ -265,7 +277,7 @@ class Parser {
         if (ALIAS < min) return undefined
         this.next()
         const alias = this.next()
-        if (alias.kind !== 'word' && alias.kind !== 'ident' && alias.kind !== 'string') throw this.unexpected('expected an alias')
+        if (!isIdentifier(alias) && alias.kind !== 'string') throw this.unexpected('expected an alias')
         if (RESERVED_ALIASES.has(alias.text.toLowerCase())) throw new HogqlError(`is not valid HogQL: "${alias.text}" cannot be an alias, as it is a reserved keyword`)
         return this.span({ node: 'Alias', expr: left.node, alias: alias.text }, start, alias.end)
       }
@@ -315,13 +327,13 @@ class Parser {
       const t = this.next()
       text = `.${t.text}`
       end = t.end
-    } else if (/^[0-9]+$/.test(text) && this.isOp('.')) {
+    } else if (/^[0-9]+$/.test(text) && !OCTAL.test(text) && this.isOp('.')) {
       const after = this.peek(1)
       if (after.kind === 'number' && /^[0-9]+(?:[eE][+-]?[0-9]+)?$/.test(after.text)) {
         this.i += 2
         text = `${text}.${after.text}`
         end = after.end
-      } else if (after.kind !== 'word' && after.kind !== 'ident') {
+      } else if (after.kind === 'word' ? floatBeforeWord(this.tokens, this.i + 1) : after.kind !== 'ident') {
         end = this.next().end
         text = `${text}.`
       }
@@ -347,7 +359,7 @@ class Parser {
     let end = first.end
     while (this.isOp('.')) {
       const part = this.peek(1)
-      if (part.kind === 'word' || part.kind === 'ident') chain.push(part.text)
+      if (isIdentifier(part)) chain.push(part.text)
       else if (part.kind === 'op' && part.text === '*') chain.push('*')
       else break
       this.i += 2
