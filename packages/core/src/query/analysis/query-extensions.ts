@@ -1,11 +1,10 @@
 import { sql, type Expression, type SqlBool } from 'kysely'
 import type { EngineContext } from '../../context.js'
-import { runStorage } from '../../db/run.js'
 import { ValidationError } from '../../errors.js'
 import { compileActionCondition } from '../actions/compile-action.js'
 import { readActions } from '../actions/load-actions.js'
 import { cohortFilterSource, cohortMembership, type CohortScope } from '../cohorts/cohort-membership.js'
-import { loadCohorts, type CohortCatalog } from '../cohorts/load-cohorts.js'
+import { loadCohorts, loadLiveCohorts, type CohortCatalog } from '../cohorts/load-cohorts.js'
 import { compileHogqlCondition, loadHogqlParser, type HogqlScope } from '../hogql/index.js'
 import type { PropertyFilterSources } from '../filters/compile-property-filters.js'
 import { PERSON_ID, scopedEventProperty, SESSION_ID } from '../scope/event-scope.js'
@@ -55,10 +54,9 @@ export async function prepareQueryExtensions(ctx: EngineContext, project: QueryP
   const actions = await readActions(ctx, projectId, [...new Set(references.actions.map((a) => a.id))], { includeDeleted: false })
   const missing = references.actions.find((a) => !actions.has(a.id))
   if (missing) throw new ValidationError([{ path: missing.path, message: `Action ID ${missing.id} does not exist!` }], { context: 'invalid query' })
-  const cohortIds = await runStorage('list cohorts', () =>
-    ctx.db.selectFrom('cohorts').select('id').where('project_id', '=', projectId).where('deleted', '=', false).execute(),
-  )
-  const catalog = await loadCohorts(ctx, projectId, cohortIds.map((r) => r.id), { timeZone: project.timezone, weekStartDay: project.weekStartDay })
+  const zone = { timeZone: project.timezone, weekStartDay: project.weekStartDay }
+  // A project read with no cohorts (most) spares the read.
+  const catalog = project.hasCohorts === false ? await loadCohorts(ctx, projectId, [], zone) : await loadLiveCohorts(ctx, projectId, zone)
   const cohortScope: CohortScope = { personId: PERSON_ID, projectId, now: ctx.clock(), hooks: ctx.adapter.sql }
   await loadHogqlParser()
   const hogqlScope: HogqlScope = {

@@ -46,6 +46,16 @@ export function loadCohorts(ctx: EngineContext, projectId: number, ids: Readonly
   return buildCatalog(ctx, projectId, ids, new Map(), ['properties'], zone)
 }
 
+/**
+ * `loadCohorts` of every cohort of the project that is not deleted, read in
+ * one statement with their definitions (an analysis loads them all: cohorts
+ * are few, and it spares a walk of its filters).
+ */
+export async function loadLiveCohorts(ctx: EngineContext, projectId: number, zone?: ProjectZone): Promise<CohortCatalog> {
+  const live = await readCohorts(ctx, projectId, 'live')
+  return buildCatalog(ctx, projectId, live.map((d) => d.id), new Map(), ['properties'], zone, live)
+}
+
 /** The project's time zone and week start, when the caller has read them already (spares a read per analysis). */
 export interface ProjectZone {
   readonly timeZone: string
@@ -63,17 +73,21 @@ export async function buildCatalog(
   overrides: ReadonlyMap<number, CohortDefinition>,
   loopPath: ReadonlyArray<string | number>,
   zone?: ProjectZone,
+  /** Definitions of `ids` already read: the first round reads nothing. */
+  preloaded?: ReadonlyArray<CohortDefinition>,
 ): Promise<CohortCatalog> {
   const cohorts = new Map(overrides)
   const actions = new Map<number, ActionDefinition>()
   const tried = new Set<number>(overrides.keys())
   let pending = [...new Set(ids)]
   for (const def of overrides.values()) pending.push(...dependencies(def, actions))
+  let read = preloaded
   while (pending.length > 0) {
     const batch = [...new Set(pending)].filter((id) => !tried.has(id))
     batch.forEach((id) => tried.add(id))
     pending = []
-    for (const def of await readCohorts(ctx, projectId, batch)) cohorts.set(def.id, def)
+    for (const def of read ?? (await readCohorts(ctx, projectId, batch))) cohorts.set(def.id, def)
+    read = undefined
     const loaded = batch.map((id) => cohorts.get(id)).filter((d): d is CohortDefinition => d !== undefined)
     const actionIds = loaded.flatMap((d) => (d.criteria ? criteriaReferences(d.criteria).actions : []))
     const overridden = [...overrides.values()].flatMap((d) => (d.criteria ? criteriaReferences(d.criteria).actions : []))
@@ -89,12 +103,14 @@ export async function buildCatalog(
   return { projectId, timeZone: project?.timezone ?? 'UTC', weekStartDay: project?.week_start_day === 1 ? 1 : 0, cohorts, actions }
 }
 
-async function readCohorts(ctx: EngineContext, projectId: number, ids: ReadonlyArray<number>): Promise<CohortDefinition[]> {
-  const wanted = ids.filter((id) => Number.isInteger(id) && id >= 1 && id <= MAX_ID)
+/** The project's cohorts of `ids` (deleted ones included), or `'live'`: all those not deleted. */
+async function readCohorts(ctx: EngineContext, projectId: number, ids: ReadonlyArray<number> | 'live'): Promise<CohortDefinition[]> {
+  const wanted = ids === 'live' ? ids : ids.filter((id) => Number.isInteger(id) && id >= 1 && id <= MAX_ID)
   if (wanted.length === 0 || !Number.isSafeInteger(projectId)) return []
-  const rows = await runStorage('read cohorts', () =>
-    ctx.db.selectFrom('cohorts').select(['id', 'name', 'is_static', 'filters', 'groups']).where('project_id', '=', projectId).where('id', 'in', wanted).execute(),
-  )
+  const rows = await runStorage('read cohorts', () => {
+    const query = ctx.db.selectFrom('cohorts').select(['id', 'name', 'is_static', 'filters', 'groups']).where('project_id', '=', projectId)
+    return (wanted === 'live' ? query.where('deleted', '=', false) : query.where('id', 'in', wanted)).execute()
+  })
   return rows.map((r) => ({
     id: r.id,
     name: r.name,

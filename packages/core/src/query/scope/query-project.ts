@@ -20,6 +20,12 @@ export interface QueryProject {
   readonly pathCleaningFilters: ReadonlyArray<{ readonly alias: string; readonly regex: string }>
   /** The project's promoted properties whose slot is ready to read (property-slots.ts). Default none. */
   readonly promoted?: PromotedColumns
+  /**
+   * Whether the project had cohorts that are not deleted when it was read:
+   * when false, an analysis reads no cohorts (`prepareQueryExtensions`).
+   * Default true (read them).
+   */
+  readonly hasCohorts?: boolean
 }
 
 /** Event properties a project promoted, by key: the `events` column of each ready slot. */
@@ -32,20 +38,25 @@ export interface PromotedColumns {
 
 export const NO_PROMOTED_COLUMNS: PromotedColumns = Object.freeze({ text: new Map(), number: new Map() })
 
-/** Reads the project's query settings; `NotFoundError` when it does not exist. */
+/**
+ * Reads the project's query settings; `NotFoundError` when it does not exist.
+ * One statement (a row per ready slot, the project's columns on each): it
+ * runs before every analysis, and each statement costs a round trip.
+ */
 export async function loadQueryProject(ctx: EngineContext, projectId: number): Promise<QueryProject> {
   if (!Number.isSafeInteger(projectId)) throw new NotFoundError('project', projectId)
-  const [row, slots] = await runStorage('read project settings', () =>
-    Promise.all([
-      ctx.db
-        .selectFrom('projects')
-        .select(['id', 'timezone', 'week_start_day', 'test_account_filters', 'path_cleaning_filters'])
-        .where('id', '=', projectId)
-        .executeTakeFirst(),
-      ctx.db.selectFrom('property_slots').select(['key', 'type', 'slot']).where('project_id', '=', projectId).where('state', '=', 'ready').execute(),
-    ]),
+  const rows = await runStorage('read project settings', () =>
+    ctx.db
+      .selectFrom('projects as p')
+      .leftJoin('property_slots as s', (join) => join.onRef('s.project_id', '=', 'p.id').on('s.state', '=', 'ready'))
+      .select(['p.id', 'p.timezone', 'p.week_start_day', 'p.test_account_filters', 'p.path_cleaning_filters', 's.key', 's.type', 's.slot'])
+      .select((eb) => eb.exists(eb.selectFrom('cohorts as c').select('c.id').whereRef('c.project_id', '=', 'p.id').where('c.deleted', '=', false)).as('has_cohorts'))
+      .where('p.id', '=', projectId)
+      .execute(),
   )
+  const row = rows[0]
   if (!row) throw new NotFoundError('project', projectId)
+  const slots = rows.flatMap((r) => (r.key !== null && r.type !== null && r.slot !== null ? [{ key: r.key, type: r.type, slot: r.slot }] : []))
   return {
     id: row.id,
     timezone: row.timezone,
@@ -53,6 +64,8 @@ export async function loadQueryProject(ctx: EngineContext, projectId: number): P
     testAccountFilters: decodePropertyFilters(row.test_account_filters ?? []),
     pathCleaningFilters: decodeOrThrow(Schema.Array(PathCleaningFilter), row.path_cleaning_filters ?? [], 'stored path cleaning filters'),
     promoted: promotedColumns(slots),
+    // DuckDB answers EXISTS as a boolean, some drivers as 0/1.
+    hasCohorts: Boolean(row.has_cohorts),
   }
 }
 
