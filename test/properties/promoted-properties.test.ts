@@ -84,6 +84,14 @@ describe.each(targets)('promoted properties on $name', (target) => {
       ((await e.sightline.query.trend(projectId, { events: [{ id: 'buy' }], breakdown: 'plan', ...DAY })).result as Row[]).map((r) => [String(r.breakdown_value), total([r])[0]]),
     )
 
+  const byAmountBin = async (projectId: number) =>
+    Object.fromEntries(
+      ((await e.sightline.query.trend(projectId, { events: [{ id: 'buy' }], breakdown: 'amount', breakdown_histogram_bin_count: 2, ...DAY })).result as Row[]).map((r) => [
+        String(r.breakdown_value),
+        total([r])[0],
+      ]),
+    )
+
   it('answers as counted by hand before, during and after a backfill, and reads the slot only once ready', async () => {
     const p = await project('worked')
     await e.sightline.capture(p, [ev(0, { amount: 10, plan: 'free' }), ev(1, { amount: '5', plan: 'pro' }), ev(2, { amount: 'x', plan: 'pro' }), ev(3, { plan: 'free' })])
@@ -121,10 +129,15 @@ describe.each(targets)('promoted properties on $name', (target) => {
     expect(await byPlan(p)).toEqual({ free: 2, pro: 3, team: 1 })
     // Sorted 1.5, 5, 10, 100: position 0.9 * 3 = 2.7, 10 + 0.7 * 90.
     expect(await p90(p)).toBeCloseTo(73, 9)
+    // Two equal-width bins from 1.5 to 100 (the last edge raised by 0.01): 1.5, 5 and 10 in the first, 100 in the
+    // second, 'x' and the missing amount in none.
+    expect(await byAmountBin(p)).toEqual({ '[1.5,50.75]': 3, '[50.75,100.01]': 1, '["",""]': 2 })
 
     // Once ready, the column is what queries read: a wrong value shows, which is how we know.
     await e.db.raw(`update events set ${numberColumn} = 1000 where project_id = $1 and distinct_id = 'u4'`, [p])
     expect(await sum(p)).toBe(1016.5)
+    // The histogram's bounds and bins read the column too: 1000 is the largest value now.
+    expect(await byAmountBin(p)).toEqual({ '[1.5,500.75]': 3, '[500.75,1000.01]': 1, '["",""]': 2 })
     await e.db.raw(`update events set ps_text_${plan.slot} = 'other' where project_id = $1 and distinct_id = 'u4'`, [p])
     expect(await byPlan(p)).toEqual({ free: 2, pro: 3, other: 1 })
     // Demoted: the JSON again, at once.

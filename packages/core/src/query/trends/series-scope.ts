@@ -6,6 +6,7 @@ import type { BreakdownSpec } from '../breakdowns/breakdown-spec.js'
 import { analysisScope } from '../analysis/analysis-scope.js'
 import { addFilterNeeds, noNeeds, type FilterNeeds } from '../scope/filter-needs.js'
 import type { PropertyCondition, PropertyFilters, PropertyGroup } from '../filters/property-filters.js'
+import { eventPropertyNumber } from '../filters/compile-property-filters.js'
 import { formatTimestamp } from '../../time/timestamp.js'
 import type { QuerySources } from '../scope/query-sources.js'
 import { seriesCondition } from '../series/series-condition.js'
@@ -94,10 +95,16 @@ export const personText = (): Expression<string> => PERSON_ID
 
 const breakdownPath = (request: TrendRequest, i: number): Array<string | number> => (request.multiBreakdown ? ['breakdowns', i] : ['breakdown'])
 
-/** A breakdown dimension's value as a number (histograms); null when it is not one. */
+/**
+ * A breakdown dimension's value as a number (histograms); null when it is not
+ * one. An event property reads its numeric column where it has one (a
+ * promoted Numeric property), which holds the same `textToDouble` reading.
+ */
 export function breakdownNumberSql(env: QueryEnv, request: TrendRequest, i: number, sources: QuerySources): Expression<number | null> {
+  const spec = request.breakdowns[i]!
+  if (spec.type === 'event' && !spec.normalizeUrl) return eventPropertyNumber(sources, spec.property)
   const hogql = hogqlTextCompiler(sources, env.project.timezone, env.now)
-  return sources.hooks.textToDouble(breakdownValueSql(request.breakdowns[i]!, sources, hogql, breakdownPath(request, i)))
+  return sources.hooks.textToDouble(breakdownValueSql(spec, sources, hogql, breakdownPath(request, i)))
 }
 
 /** Placeholder key of a cohort dimension (replaced per cohort by the caller). */
