@@ -138,6 +138,11 @@ describe.each(targets)('promoted properties on $name', (target) => {
     expect(await sum(p)).toBe(1016.5)
     // The histogram's bounds and bins read the column too: 1000 is the largest value now.
     expect(await byAmountBin(p)).toEqual({ '[1.5,500.75]': 3, '[500.75,1000.01]': 1, '["",""]': 2 })
+    // So do HogQL's numeric readings of the property: the JSON still says 100, the column 1000.
+    expect(await sum(p, [{ type: 'hogql', key: 'toFloat(properties.amount) > 500' }])).toBe(1000)
+    expect(await sum(p, [{ type: 'hogql', key: 'properties.amount > 500' }])).toBe(1000)
+    const hogqlSum = await e.sightline.query.trend(p, { events: [{ id: 'buy', math: 'hogql', math_hogql: 'sum(toFloat(properties.amount))' }], ...DAY })
+    expect(total(hogqlSum.result as Row[])[0]).toBe(1016.5)
     await e.db.raw(`update events set ps_text_${plan.slot} = 'other' where project_id = $1 and distinct_id = 'u4'`, [p])
     expect(await byPlan(p)).toEqual({ free: 2, pro: 3, other: 1 })
     // Demoted: the JSON again, at once.

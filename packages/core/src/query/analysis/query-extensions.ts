@@ -7,7 +7,7 @@ import { cohortFilterSource, cohortMembership, type CohortScope } from '../cohor
 import { loadCohorts, loadLiveCohorts, type CohortCatalog } from '../cohorts/load-cohorts.js'
 import { compileHogqlCondition, loadHogqlParser, type HogqlScope } from '../hogql/index.js'
 import type { PropertyFilterSources } from '../filters/compile-property-filters.js'
-import { PERSON_ID, scopedEventProperty, SESSION_ID } from '../scope/event-scope.js'
+import { PERSON_ID, scopedEventNumber, scopedEventProperty, SESSION_ID } from '../scope/event-scope.js'
 import type { QueryProject } from '../scope/query-project.js'
 import { addFilterNeeds, noNeeds, type FilterNeeds } from '../scope/filter-needs.js'
 import { sessionCondition } from '../sessions/session-condition.js'
@@ -63,6 +63,7 @@ export async function prepareQueryExtensions(ctx: EngineContext, project: QueryP
     hooks: ctx.adapter.sql,
     event: sql.ref('e.properties'),
     eventProperty: scopedEventProperty(ctx.adapter.sql, project.promoted),
+    eventNumber: scopedEventNumber(ctx.adapter.sql, project.promoted),
     eventName: sql.ref('e.event'),
     timestamp: sql.ref('e.timestamp'),
     distinctId: sql.ref('e.distinct_id'),

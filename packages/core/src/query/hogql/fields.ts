@@ -41,9 +41,13 @@ function chainOf(node: HogqlNode): string[] | undefined {
   return chain.every((part) => typeof part === 'string' || typeof part === 'number') ? chain.map(String) : undefined
 }
 
-// The events' own properties go through the scope's reader, which picks a materialized column where there is one.
-const property = (json: Expression<unknown>, key: string, ctx: Ctx): Value =>
-  make('unknown', json === ctx.scope.event && ctx.scope.eventProperty ? ctx.scope.eventProperty(key) : ctx.scope.hooks.jsonText(json, key), 1)
+// The events' own properties go through the scope's readers, which pick a materialized column where there is one.
+function property(json: Expression<unknown>, key: string, ctx: Ctx): Value {
+  const { scope } = ctx
+  if (json !== scope.event) return make('unknown', scope.hooks.jsonText(json, key), 1)
+  const text = scope.eventProperty ? scope.eventProperty(key) : scope.hooks.jsonText(json, key)
+  return make('unknown', text, 1, scope.eventNumber ? { number: scope.eventNumber(key) } : {})
+}
 
 /**
  * The JSON column a properties chain names (`properties`, `person.properties`,

@@ -12,6 +12,12 @@ export interface HogqlScope {
   readonly event: Expression<unknown>
   /** Reads event property `key` (`PropertyFilterSources.eventProperty`); default `hooks.jsonText(event, key)`. */
   readonly eventProperty?: (key: string) => Expression<string | null>
+  /**
+   * The numeric reading of event property `key`: by contract the same as
+   * `hooks.textToDouble` of `eventProperty(key)`, but a numeric column where
+   * the scope has one (`PropertyFilterSources.eventNumber`). Default that reading.
+   */
+  readonly eventNumber?: (key: string) => Expression<number | null>
   /** `event`. */
   readonly eventName: Expression<string>
   /** `timestamp`, a `timestamptz`. */

@@ -27,6 +27,8 @@ export interface Value {
   readonly literal?: { readonly value: Literal }
   /** True when the number is known to be 0 or between 1e-150 and 1e150 in magnitude: products need no guard. */
   readonly factorSafe?: boolean
+  /** An event property's numeric reading where the scope stores one (`HogqlScope.eventNumber`): what `numberOf` reads. */
+  readonly number?: Expression<number | null>
 }
 
 /** What compiling needs besides the node: the scope, and the compiler itself for child nodes. */
@@ -114,7 +116,7 @@ export function numberOf(v: Value, ctx: Ctx, node: HogqlNode): Value {
       return make('number', NUMBER_NULL, 1, { literal: { value: null } })
     case 'string':
     case 'unknown':
-      return make('number', ctx.scope.hooks.textToDouble(v.sql as Expression<string | null>), 6 * v.weight + 1)
+      return make('number', v.number ?? ctx.scope.hooks.textToDouble(v.sql as Expression<string | null>), v.number ? v.weight : 6 * v.weight + 1)
     case 'boolean':
       return make('number', sql`(case when ${v.sql} then 1.0 when not ${v.sql} then 0.0 end)`, 2 * v.weight + 1, { factorSafe: true })
     case 'datetime':
@@ -136,7 +138,7 @@ export function boolOf(v: Value, ctx: Ctx, node: HogqlNode): Value {
       return make('boolean', sql`(${v.sql} <> 0)`, v.weight + 1)
     case 'string':
     case 'unknown': {
-      const n = ctx.scope.hooks.textToDouble(v.sql as Expression<string | null>)
+      const n = v.number ?? ctx.scope.hooks.textToDouble(v.sql as Expression<string | null>)
       return make('boolean', sql`(case when ${v.sql} = 'true' then true when ${v.sql} = 'false' then false else ${n} <> 0 end)`, 8 * v.weight + 1)
     }
     case 'datetime':

@@ -12,6 +12,7 @@ export function hogqlScope(sources: QuerySources, timezone: string, now: Date): 
     hooks: sources.hooks,
     event: sources.event,
     ...(sources.eventProperty ? { eventProperty: sources.eventProperty } : {}),
+    ...(sources.eventNumber ? { eventNumber: sources.eventNumber } : {}),
     eventName: sources.eventName,
     timestamp: sources.timestamp,
     distinctId: sources.distinctId,
