@@ -6,14 +6,14 @@ import { ValidationError } from '../errors.js'
 import type { ActionDefinition } from '../model/action.js'
 import { readActions } from '../query/actions/load-actions.js'
 import { MINUTE } from '../query/dates/civil.js'
-import { ANALYSIS_REGISTRY, analysisOfInsight, type InsightAnalysisName } from '../query/analysis/analysis-registry.js'
-import { retentionWindow } from '../query/retention/retention-window.js'
+import { analysisOfInsight, insightDatesOf, type InsightAnalysisName } from '../query/analysis/analysis-registry.js'
+import type { InsightDates } from '../query/analysis/insight-dates.js'
 import type { QueryProject } from '../query/scope/query-project.js'
 import { readLegacyParams } from '../query/analysis/legacy-params.js'
 import { canonicalJson } from './changes.js'
 import { applyDashboardFilters } from './dashboard-filters.js'
 import { insightDependencies, type InsightDependencies } from './insight-dependencies.js'
-import { isAbsoluteDate, nextBoundaryMs, nextRangeChangeMs, nextResolutionChangeMs, resolveRanges, type RangeInput } from './insight-range.js'
+import { isAbsoluteDate, nextBoundaryMs, nextRangeChangeMs, nextResolutionChangeMs, resolveRanges } from './insight-range.js'
 import { legacyParamsOfQuery } from './query-node.js'
 import type { RefreshBasis } from './staleness.js'
 import { bucketLimitOf } from '../query/execution/query-limits.js'
@@ -116,39 +116,13 @@ export async function planInsight(ctx: EngineContext, project: QueryProject, ins
     bucketLimit: bucketLimitOf(ctx.limits),
   }
   const analysis = computing.name
-  if (analysis === 'retention') return { plan: await retentionPlan(ctx, project, params, field, context, now) }
-
-  let range: RangeInput
-  let basis: Pick<RefreshBasis, 'kind' | 'interval'>
-  if (analysis === 'paths') {
-    const r = await under(field, () => ANALYSIS_REGISTRY.paths.decode(params))
-    // Paths resolve their range as a day interval (reference §14.1).
-    basis = { kind: 'paths', interval: 'day' }
-    range = { interval: 'day', dateFrom: r.dateFrom, dateTo: r.dateTo, explicitDate: r.explicitDate, compare: false, compareTo: null }
-  } else if (analysis === 'funnel') {
-    const r = await under(field, () => ANALYSIS_REGISTRY.funnel.decode(params))
-    basis = { kind: 'funnels', interval: r.interval }
-    range = { interval: r.interval, dateFrom: r.dateFrom, dateTo: r.dateTo, explicitDate: r.explicitDate, compare: false, compareTo: null }
-  } else {
-    // Each analysis that computes insights has its dates here: one added to the registry fails to compile until it has.
-    const trend: 'trend' = analysis
-    const r = await under(field, () => ANALYSIS_REGISTRY[trend].decode(params))
-    basis = { kind: r.insight === 'STICKINESS' ? 'stickiness' : r.insight === 'LIFECYCLE' ? 'lifecycle' : 'trends', interval: r.interval }
-    range = {
-      interval: r.interval,
-      dateFrom: r.dateFrom,
-      dateTo: r.dateTo,
-      // As `requestPeriods`: BoldNumber reads the exact range, and lifecycle never compares.
-      explicitDate: r.explicitDate || (r.insight === 'TRENDS' && r.display === 'BoldNumber'),
-      compare: r.insight !== 'LIFECYCLE' && r.compare,
-      compareTo: r.insight !== 'LIFECYCLE' ? r.compareTo : null,
-    }
-  }
-
+  const dates = await under(field, () => insightDatesOf(computing, params))
+  if (dates.kind === 'retention') return { plan: await retentionPlan(ctx, project, params, field, dates, context, now) }
+  const { range } = dates
   const resolved = await under(field, () => resolveRanges(range, context, now))
   return finishPlan(ctx, project, params, {
     analysis,
-    basis: { ...basis, fromMs: resolved.currentFromMs, toMs: resolved.currentToMs },
+    basis: { kind: dates.kind, interval: range.interval, fromMs: resolved.currentFromMs, toMs: resolved.currentToMs },
     fromMicros: resolved.fromMicros,
     toMicros: resolved.toMicros,
     expiresAtMs: await nextRangeChangeMs(range, context, now),
@@ -214,15 +188,14 @@ async function retentionPlan(
   project: QueryProject,
   params: Json,
   field: 'filters' | 'query',
+  dates: Extract<InsightDates, { kind: 'retention' }>,
   context: { timezone: string; weekStartDay: QueryProject['weekStartDay']; earliestEvent: () => Promise<Date | null> },
   now: Date,
 ): Promise<InsightPlan> {
-  const r = await under(field, () => ANALYSIS_REGISTRY.retention.decode(params))
-  const windowAt = (at: Date) =>
-    retentionWindow(r, { timeZone: context.timezone, weekStartDay: context.weekStartDay, now: at, earliestEvent: context.earliestEvent })
+  const windowAt = (at: Date) => dates.window({ timeZone: context.timezone, weekStartDay: context.weekStartDay, now: at, earliestEvent: context.earliestEvent })
   const window = await under(field, () => windowAt(now))
   const fromMs = window.starts[0] ?? window.end
-  const absolute = isAbsoluteDate(r.dateTo) && (r.dateFrom === null || isAbsoluteDate(r.dateFrom))
+  const absolute = isAbsoluteDate(dates.dateTo) && (dates.dateFrom === null || isAbsoluteDate(dates.dateFrom))
   const expiresAtMs = absolute
     ? null
     : await nextResolutionChangeMs(context.timezone, now, async (ms) => {
@@ -231,7 +204,7 @@ async function retentionPlan(
       })
   const { plan } = await finishPlan(ctx, project, params, {
     analysis: 'retention',
-    basis: { kind: 'retention', interval: r.period, fromMs, toMs: window.end - 1 },
+    basis: { kind: 'retention', interval: dates.interval, fromMs, toMs: window.end - 1 },
     fromMicros: fromMs * 1000,
     toMicros: window.end * 1000 - 1,
     expiresAtMs,

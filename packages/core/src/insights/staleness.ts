@@ -1,3 +1,4 @@
+import type { InsightKind } from '../query/analysis/insight-dates.js'
 import type { Interval } from '../query/dates/interval.js'
 
 const MINUTE = 60_000
@@ -16,7 +17,7 @@ const REDUCED_MINIMUM_INSIGHT_REFRESH_INTERVAL = 3 * MINUTE
 const REAL_TIME_INSIGHT_REFRESH_INTERVAL = MINUTE
 
 /** The analysis behind an insight, as its refresh rules tell them apart. */
-export type AnalysisKind = 'trends' | 'stickiness' | 'lifecycle' | 'funnels' | 'retention' | 'paths'
+export type AnalysisKind = InsightKind
 
 /** What the refresh and staleness rules read of a computed insight. */
 export interface RefreshBasis {

@@ -21,7 +21,9 @@ import type { ActorsPage, ActorsResult } from '../actors/actor-details.js'
 import type { TrendPersonsParams } from '../trends/point-params.js'
 import { runTrend, type TrendResponse } from '../trends/run-trend.js'
 import { trendActors } from '../trends/trend-actors.js'
-import { decodeTrendRequest, type TrendParams } from '../trends/trend-request.js'
+import { decodeTrendRequest, trendPeriodsInput, type TrendParams } from '../trends/trend-request.js'
+import { retentionWindow } from '../retention/retention-window.js'
+import { singleRange, type InsightDates } from './insight-dates.js'
 
 /** PostHog's insight types (`insight` of a saved insight's filters). */
 export type InsightType = 'TRENDS' | 'STICKINESS' | 'LIFECYCLE' | 'FUNNELS' | 'RETENTION' | 'PATHS'
@@ -61,8 +63,15 @@ export interface AnalysisEntry<
   readonly types: { readonly params: string; readonly response: string }
   /** The saved-insight types it computes; none: not a saved insight. */
   readonly insightTypes: Insights
-  /** Reads and checks the parameters (ValidationError naming the field): what the insight planner resolves dates from. */
+  /** Reads and checks the parameters (ValidationError naming the field). */
   readonly decode: (params: unknown) => Request
+  /**
+   * The dates a saved insight of it reads, from its decoded parameters: the
+   * insight planner resolves them into the insight's range, expiry and refresh
+   * basis. Null for an analysis without insight types; one with insight types
+   * fails to compile without it.
+   */
+  readonly insightDates: Insights extends readonly [] ? null : (request: Request) => InsightDates
   /** Computes it; checks `params` itself (`Params` is what library callers are typed with). */
   readonly run: (ctx: EngineContext, projectId: number, params: unknown) => Promise<Response>
   readonly persons: Persons
@@ -87,6 +96,7 @@ export const ANALYSIS_REGISTRY = Object.freeze({
     types: { params: 'FunnelParams', response: 'FunnelResponse' },
     insightTypes: ['FUNNELS'],
     decode: decodeFunnelRequest,
+    insightDates: (r) => ({ kind: 'funnels', range: singleRange(r.interval, r) }),
     run: (ctx, projectId, params): Promise<FunnelResponse> => runFunnel(ctx, projectId, params),
     persons: { name: 'funnelPersons', who: 'who reached, or dropped off at, a step of a funnel', path: 'persons/funnel/', paramsType: 'FunnelPersonsParams', run: funnelActors },
   }),
@@ -97,6 +107,7 @@ export const ANALYSIS_REGISTRY = Object.freeze({
     types: { params: 'TrendParams', response: 'TrendResponse' },
     insightTypes: ['TRENDS', 'STICKINESS', 'LIFECYCLE'],
     decode: decodeTrendRequest,
+    insightDates: (r) => ({ kind: r.insight === 'STICKINESS' ? 'stickiness' : r.insight === 'LIFECYCLE' ? 'lifecycle' : 'trends', range: trendPeriodsInput(r) }),
     run: (ctx, projectId, params): Promise<TrendResponse> => runTrend(ctx, projectId, params),
     persons: { name: 'trendPersons', who: 'behind a point of a trend, stickiness or lifecycle series', path: 'persons/trends/', paramsType: 'TrendPersonsParams', run: trendActors },
   }),
@@ -107,6 +118,7 @@ export const ANALYSIS_REGISTRY = Object.freeze({
     types: { params: 'RetentionParams', response: 'RetentionResponse' },
     insightTypes: ['RETENTION'],
     decode: decodeRetentionRequest,
+    insightDates: (r) => ({ kind: 'retention', interval: r.period, dateFrom: r.dateFrom, dateTo: r.dateTo, window: (context) => retentionWindow(r, context) }),
     run: (ctx, projectId, params): Promise<RetentionResponse> => runRetention(ctx, projectId, params),
     persons: { name: 'retentionPersons', who: 'of a retention cohort, or of one of its return periods', path: 'persons/retention/', paramsType: 'RetentionPersonsParams', run: retentionActors },
   }),
@@ -117,6 +129,8 @@ export const ANALYSIS_REGISTRY = Object.freeze({
     types: { params: 'PathsParams', response: 'PathsResponse' },
     insightTypes: ['PATHS'],
     decode: decodePathsRequest,
+    // Paths resolve their range as a day interval (reference §14.1).
+    insightDates: (r) => ({ kind: 'paths', range: singleRange('day', r) }),
     run: (ctx, projectId, params): Promise<PathsResponse> => runPaths(ctx, projectId, params),
     persons: { name: 'pathPersons', who: 'who passed through a path node or edge, or dropped off after it', path: 'persons/path/', paramsType: 'PathPersonsParams', run: pathActors },
   }),
@@ -127,6 +141,7 @@ export const ANALYSIS_REGISTRY = Object.freeze({
     types: { params: 'FunnelCorrelationParams', response: 'FunnelCorrelationResponse' },
     insightTypes: [],
     decode: decodeCorrelationRequest,
+    insightDates: null,
     run: (ctx, projectId, params): Promise<FunnelCorrelationResponse> => runFunnelCorrelation(ctx, projectId, params),
     persons: {
       name: 'funnelCorrelationPersons',
@@ -161,4 +176,14 @@ export function analysisOfInsight(type: string): Registry[InsightAnalysisName] |
     if ((analysis.insightTypes as ReadonlyArray<string>).includes(type)) return analysis as Registry[InsightAnalysisName]
   }
   return undefined
+}
+
+/**
+ * The dates a saved insight computed by `analysis` reads, from the insight's
+ * parameters (decoded by the analysis: ValidationError naming the field).
+ */
+export function insightDatesOf(analysis: Registry[InsightAnalysisName], params: unknown): InsightDates {
+  // Each entry's insightDates reads what its own decode returns; the union of entries cannot say so to the compiler.
+  const entry = analysis as unknown as { decode(params: unknown): unknown; insightDates(request: unknown): InsightDates }
+  return entry.insightDates(entry.decode(params))
 }

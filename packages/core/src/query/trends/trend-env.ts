@@ -8,7 +8,7 @@ import { loadQueryProject } from '../scope/query-project.js'
 import type { Period, PeriodsContext } from '../dates/periods.js'
 import { trendPeriods } from '../dates/periods.js'
 import type { QueryEnv } from '../analysis/query-env.js'
-import type { TrendRequest } from './trend-request.js'
+import { trendPeriodsInput, type TrendRequest } from './trend-request.js'
 
 /** The project, dialect and loaded actions of one request. */
 export async function queryEnv(ctx: EngineContext, projectId: number, request: TrendRequest): Promise<QueryEnv> {
@@ -34,17 +34,7 @@ export function requestPeriods(ctx: EngineContext, env: QueryEnv, request: Trend
     earliestEvent: earliestEvent(ctx, env.project.id),
     bucketLimit: bucketLimitOf(ctx.limits),
   }
-  return trendPeriods(
-    {
-      interval: request.interval,
-      dateFrom: request.dateFrom,
-      dateTo: request.dateTo,
-      explicitDate: request.explicitDate || (request.insight === 'TRENDS' && request.display === 'BoldNumber'),
-      compare: request.compare,
-      compareTo: request.compareTo,
-    },
-    context,
-  )
+  return trendPeriods(trendPeriodsInput(request), context)
 }
 
 /**

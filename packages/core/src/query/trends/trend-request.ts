@@ -14,6 +14,7 @@ import { isMath, isPropertyMath, MATHS, STICKINESS_MATHS, type MathName } from '
 import type { QueryControlParams } from '../analysis/analysis-params.js'
 import type { BreakdownParams } from '../breakdowns/breakdown-spec.js'
 import type { PropertiesParam, SeriesParams } from '../series/series.js'
+import type { PeriodsInput } from '../dates/periods.js'
 
 export type Insight = 'TRENDS' | 'STICKINESS' | 'LIFECYCLE'
 
@@ -258,3 +259,13 @@ function checkSeries(entity: SeriesEntity, insight: Insight): TrendSeries {
   const label = entity.kind === 'actions' ? (blank(entity.name) ?? String(entity.actionId)) : (entity.event ?? 'All events')
   return { entity, ...math, label }
 }
+
+/** The periods a trend, stickiness or lifecycle request reads: BoldNumber reads the exact range; lifecycle never compares (its decoder says so). */
+export const trendPeriodsInput = (request: TrendRequest): PeriodsInput => ({
+  interval: request.interval,
+  dateFrom: request.dateFrom,
+  dateTo: request.dateTo,
+  explicitDate: request.explicitDate || (request.insight === 'TRENDS' && request.display === 'BoldNumber'),
+  compare: request.compare,
+  compareTo: request.compareTo,
+})
