@@ -205,6 +205,13 @@ export interface SlotFill {
   value(properties: Expression<unknown>): Expression<unknown>
 }
 
+/** A distinct id's person since a merge (a row of `person_distinct_id_overrides`). */
+export interface PersonOverride {
+  readonly distinct_id: string
+  /** The person's uuid. */
+  readonly person_id: string
+}
+
 /** A database Sightline can run on. Create one per `createSightline` call. */
 export interface StorageAdapter {
   /** A short name for messages and logs ("duckdb", "postgres"). Never used for branching. */
@@ -240,6 +247,18 @@ export interface StorageDriver {
    * Resolves to the number of rows inserted.
    */
   insertEvents(db: Kysely<SightlineDatabase>, rows: ReadonlyArray<EventRow>, slots?: ReadonlyArray<SlotFill>): Promise<number>
+  /**
+   * Folds person overrides into the events (PostHog's squash): sets
+   * `events.person_id` to `person_id` for every event of project `projectId`
+   * whose distinct id is `distinct_id`. Called by core's squash with at most
+   * 1,000 overrides, through `db`, a transaction holding the project's write
+   * lock, before it deletes those overrides in the same transaction. Optional:
+   * by default core runs an `UPDATE events ... FROM (VALUES ...)` through `db`.
+   * An adapter whose events live outside `db`'s database folds them there;
+   * it may do so outside the transaction, since until the overrides are
+   * deleted they say the same as the folded events.
+   */
+  foldPersonOverrides?(db: Kysely<SightlineDatabase>, projectId: number, overrides: ReadonlyArray<PersonOverride>): Promise<void>
   /**
    * The schema holding Sightline's tables when the database has several
    * (Postgres's `search_path`); core keeps its migration records there too.

@@ -3,6 +3,7 @@ import { MATERIALIZED_NUMBERS, MATERIALIZED_PROPERTIES, slotColumns } from '@sig
 import { ClickHouseQueryCompiler } from './dialect/clickhouse-query-compiler.js'
 import type { ClickHouseExecutor } from './dialect/clickhouse-executor.js'
 import { clickhouseSqlHooks, jsonTextOf } from './clickhouse-sql-hooks.js'
+import { foldPersonOverrides } from './fold-person-overrides.js'
 
 /** How a migration reaches ClickHouse: the executor of the connection it runs on. */
 export type ExecutorOf = (db: Kysely<any>) => Promise<ClickHouseExecutor>
@@ -73,6 +74,29 @@ const MD5 = sql`create function if not exists md5 as (text) -> lower(hex(MD5(tex
 /** `chr(code)` as ClickHouse's `char`: the same character for ASCII codes, which are all core writes (paths' `chr(10)`); `char` takes bytes, not code points, above 127. */
 const CHR = sql`create function if not exists chr as (code) -> char(code)`
 
+/**
+ * Before squashes reached ClickHouse's events, ClickHouse's copy of the
+ * person overrides kept every row the companion's squash deleted (a
+ * ReplacingMergeTree, latest row per key). Those overrides are folded into
+ * the events now, and the copy dropped: the next read copies the
+ * companion's overrides again, as a plain mirror. A fresh database has no copy.
+ */
+async function foldKeptOverrides(executor: ClickHouseExecutor): Promise<void> {
+  const [[exists]] = (await executor.query(`select count() from system.tables where database = currentDatabase() and name = 'person_distinct_id_overrides'`, {})).data as [[unknown]]
+  if (Number(exists) === 0) return
+  const { data } = await executor.query('select project_id, distinct_id, toString(person_id) from person_distinct_id_overrides final order by project_id, distinct_id', {})
+  const byProject = new Map<number, Array<{ distinct_id: string; person_id: string }>>()
+  for (const [project, distinct_id, person_id] of data as Array<[number, string, string]>) {
+    const list = byProject.get(Number(project)) ?? []
+    list.push({ distinct_id, person_id })
+    byProject.set(Number(project), list)
+  }
+  for (const [project, overrides] of byProject) {
+    for (let i = 0; i < overrides.length; i += 1000) await foldPersonOverrides(executor, project, overrides.slice(i, i + 1000))
+  }
+  await executor.command('drop table person_distinct_id_overrides', {})
+}
+
 /** The adapter's ClickHouse schema. Idempotent DDL: ClickHouse has no transactions to roll a half-run migration back. */
 export function clickhouseMigrations(executorOf: ExecutorOf): Record<string, Migration> {
   return {
@@ -106,6 +130,11 @@ export function clickhouseMigrations(executorOf: ExecutorOf): Record<string, Mig
       async up(db) {
         // One ALTER for all of them: an ALTER is about 90 ms on chDB, and every fresh database (each conformance case) runs this.
         await (await executorOf(db)).command(compileForClickHouse(SLOT_COLUMNS).sql, {})
+      },
+    },
+    clickhouse_0007_fold_kept_overrides: {
+      async up(db) {
+        await foldKeptOverrides(await executorOf(db))
       },
     },
   }

@@ -3,6 +3,7 @@ import type { EventRow, SightlineDatabase, StorageAdapter, StorageDriver } from 
 import { clickhouseSqlHooks } from './clickhouse-sql-hooks.js'
 import { clickhouseMigrations } from './clickhouse-migrations.js'
 import { insertEvents, removeEvents } from './insert-events.js'
+import { foldPersonOverrides } from './fold-person-overrides.js'
 import { chdbExecutor } from './dialect/chdb-executor.js'
 import { clientExecutor } from './dialect/client-executor.js'
 import type { ChdbSession, ClickHouseClient } from './dialect/clickhouse-dialect-config.js'
@@ -117,6 +118,8 @@ export function clickhouseStorage(options: ClickHouseStorageOptions): StorageAda
         ...(inner.schema !== undefined && { schema: inner.schema }),
         insertEvents: (db: Kysely<SightlineDatabase>, rows: ReadonlyArray<EventRow>) =>
           rows.length === 0 ? Promise.resolve(0) : db.getExecutor().provideConnection((c) => (c as RoutingConnection).insertEvents(rows)),
+        // The squash's UPDATE would reach the companion's empty events table: ClickHouse's events are folded here, before the companion deletes the overrides.
+        foldPersonOverrides: async (db, projectId, overrides) => foldPersonOverrides(await executorOf(db), projectId, overrides),
         isWriteConflict: (error: unknown) => inner.isWriteConflict(error),
         ...(inner.afterMigrations && { afterMigrations: (db: Kysely<SightlineDatabase>) => inner.afterMigrations!(db) }),
         async close() {

@@ -68,6 +68,34 @@ describe('clickhouseStorage: events on ClickHouse, the rest on the companion', (
     }
   })
 
+  it("a merge's override is folded into ClickHouse's events by a squash, and the merged person is counted once before and after", async () => {
+    let sightline: Sightline | undefined
+    try {
+      sightline = await createSightline({ storage: storage(), clock: () => new Date('2026-03-01T12:00:00Z') })
+      const org = await sightline.organizations.create({ name: 'Acme' })
+      const { id } = await sightline.projects.create({ organizationId: org.id, name: 'Web', timezone: 'UTC' })
+      const at = '2026-03-01T10:00:00Z'
+      await sightline.capture(id, [
+        { event: '$pageview', distinctId: 'anon', timestamp: at },
+        { event: '$pageview', distinctId: 'ada', timestamp: at },
+      ])
+      // Two persons until ada's device is identified with anon: one person, anon's events now overridden.
+      await sightline.capture(id, [{ event: '$identify', distinctId: 'ada', timestamp: at, properties: { $anon_distinct_id: 'anon' } }])
+      const dau = async () =>
+        ((await sightline!.query.trend(id, { events: [{ id: '$pageview', math: 'dau' }], date_from: '2026-03-01', date_to: '2026-03-01' })).result as Array<{ data: number[] }>)[0]!.data
+      const persons = async () => Number((await chdb.session.queryAsync(`select uniqExact(person_id) as n from events where event = '$pageview'`, { format: 'JSONEachRow' })).json<{ n: string }>().n)
+      expect(await dau()).toEqual([1])
+      // Before the squash ClickHouse's events still carry the two persons they were captured with.
+      expect(await persons()).toBe(2)
+      expect(await sightline.persons.squashOverrides(id)).toBe(1)
+      expect(await companionCount('person_distinct_id_overrides')).toBe(0)
+      expect(await persons()).toBe(1)
+      expect(await dau()).toEqual([1])
+    } finally {
+      await sightline?.close()
+    }
+  })
+
   describe('insertEvents and transactions', () => {
     let driver: StorageDriver
     let db: Kysely<SightlineDatabase>
@@ -123,31 +151,54 @@ describe('clickhouseStorage: events on ClickHouse, the rest on the companion', (
       expect(await joined()).toEqual([person])
     })
 
-    it('keeps an override the companion deleted (core squashed it into events there, not on ClickHouse); a later one for the key replaces it', async () => {
+    it("folds a squash's overrides into ClickHouse's events; the copy of the overrides then mirrors the companion", async () => {
       await sql`create table person_distinct_id_overrides (project_id integer not null, distinct_id text not null, person_id uuid not null)`.execute(db)
-      await driver.insertEvents(db, [row('0190f5a0-0000-7000-8000-000000000001')])
+      const p1 = '0190f5a0-0000-7000-8000-0000000000b1'
+      await driver.insertEvents(db, [
+        { ...row('0190f5a0-0000-7000-8000-000000000001'), person_id: p1 },
+        { ...row('0190f5a0-0000-7000-8000-000000000002'), distinct_id: 'other', person_id: p1 },
+        { ...row('0190f5a0-0000-7000-8000-000000000003'), project_id: 2, person_id: p1 },
+      ])
+      // The person an analysis reads, per event in uuid order, and the override it joined.
       const persons = () =>
-        sql<{ p: string | null }>`select toString(ov.person_id) as p from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id`
+        sql<{ p: string | null; ov: string | null }>`select toString(coalesce(ov.person_id, e.person_id)) as p, toString(ov.person_id) as ov from events as e
+          left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id order by e.uuid`
           .execute(db)
-          .then((r) => r.rows.map((x) => x.p))
-      const [p2, p3] = ['0190f5a0-0000-7000-8000-0000000000b2', '0190f5a0-0000-7000-8000-0000000000b3']
-      await db.insertInto('person_distinct_id_overrides' as never).values({ project_id: 1, distinct_id: 'd', person_id: p2 } as never).execute()
-      expect(await persons()).toEqual([p2])
-      await db.deleteFrom('person_distinct_id_overrides' as never).execute()
-      expect(await persons()).toEqual([p2])
-      await db.insertInto('person_distinct_id_overrides' as never).values({ project_id: 1, distinct_id: 'd', person_id: p3 } as never).execute()
-      // One row per key: the join does not double the event.
-      expect(await persons()).toEqual([p3])
-    })
-
-    it('keeps an override created and deleted before any read of events named it (a squash between two analyses)', async () => {
-      await sql`create table person_distinct_id_overrides (project_id integer not null, distinct_id text not null, person_id uuid not null)`.execute(db)
-      await driver.insertEvents(db, [row('0190f5a0-0000-7000-8000-000000000001')])
+          .then((r) => r.rows)
       const p2 = '0190f5a0-0000-7000-8000-0000000000b2'
       await db.insertInto('person_distinct_id_overrides' as never).values({ project_id: 1, distinct_id: 'd', person_id: p2 } as never).execute()
-      await db.transaction().execute((trx) => trx.deleteFrom('person_distinct_id_overrides' as never).execute())
-      const { rows } = await sql<{ p: string | null }>`select toString(ov.person_id) as p from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id`.execute(db)
-      expect(rows.map((r) => r.p)).toEqual([p2])
+      expect(await persons()).toEqual([{ p: p2, ov: p2 }, { p: p1, ov: null }, { p: p1, ov: null }])
+      // The squash's order: fold, then delete the overrides, in one companion transaction.
+      await db.transaction().execute(async (trx) => {
+        await driver.foldPersonOverrides!(trx, 1, [{ distinct_id: 'd', person_id: p2 }])
+        await trx.deleteFrom('person_distinct_id_overrides' as never).execute()
+      })
+      // Only project 1's events of distinct id d changed; the override is gone from ClickHouse's copy too.
+      expect(await persons()).toEqual([{ p: p2, ov: null }, { p: p1, ov: null }, { p: p1, ov: null }])
+      expect(await chCount(`person_id = '${p2}'`)).toBe(1)
+    })
+
+    it('folds the overrides an older copy kept into the events once, and drops that copy (migration clickhouse_0007)', async () => {
+      const [p1, p2, p3] = ['0190f5a0-0000-7000-8000-0000000000b1', '0190f5a0-0000-7000-8000-0000000000b2', '0190f5a0-0000-7000-8000-0000000000b3']
+      await driver.insertEvents(db, [
+        { ...row('0190f5a0-0000-7000-8000-000000000001'), person_id: p1 },
+        { ...row('0190f5a0-0000-7000-8000-000000000002'), distinct_id: 'other', person_id: p1 },
+      ])
+      // The copy as the adapter kept it before: the companion had squashed and deleted these, ClickHouse's events had not changed.
+      // Two rows for d (p2, then p3): a ReplacingMergeTree keeps the later one.
+      await chdb.session.queryAsync(
+        `create table person_distinct_id_overrides (project_id Int32, distinct_id String, person_id UUID) engine = ReplacingMergeTree order by (project_id, distinct_id)`,
+      )
+      await chdb.session.queryAsync(`insert into person_distinct_id_overrides values (1, 'd', '${p2}')`)
+      await chdb.session.queryAsync(`insert into person_distinct_id_overrides values (1, 'd', '${p3}')`)
+      await driver.migrations['clickhouse_0007_fold_kept_overrides']!.up(db)
+      expect(await chCount(`distinct_id = 'd' and person_id = '${p3}'`)).toBe(1)
+      expect(await chCount(`distinct_id = 'other' and person_id = '${p1}'`)).toBe(1)
+      expect(await chCount(`person_id = '${p2}'`)).toBe(0)
+      const tables = (await chdb.session.queryAsync(`select count() as n from system.tables where database = currentDatabase() and name = 'person_distinct_id_overrides'`, { format: 'JSONEachRow' })).json<{ n: string }>()
+      expect(Number(tables.n)).toBe(0)
+      // On a fresh database the migration finds no copy and does nothing.
+      await expect(driver.migrations['clickhouse_0007_fold_kept_overrides']!.up(db)).resolves.toBeUndefined()
     })
 
     it('sends reads of events to ClickHouse and everything else to the companion', async () => {

@@ -31,9 +31,11 @@ export async function squashPersonOverrides(ctx: EngineContext, projectId: numbe
         .execute()
       for (const part of chunk(overrides, ROWS_PER_UPDATE)) {
         const values = sql.join(part.map((o) => sql`(${o.distinct_id}, ${o.person_id})`))
-        await sql`update events set person_id = cast(v.person_id as uuid)
-          from (values ${values}) as v(distinct_id, person_id)
-          where events.project_id = ${projectId} and events.distinct_id = v.distinct_id`.execute(trx)
+        if (ctx.driver.foldPersonOverrides) await ctx.driver.foldPersonOverrides(trx, projectId, part)
+        else
+          await sql`update events set person_id = cast(v.person_id as uuid)
+            from (values ${values}) as v(distinct_id, person_id)
+            where events.project_id = ${projectId} and events.distinct_id = v.distinct_id`.execute(trx)
         await sql`delete from person_distinct_id_overrides as o
           using (values ${values}) as v(distinct_id, person_id)
           where o.project_id = ${projectId} and o.distinct_id = v.distinct_id and o.person_id = cast(v.person_id as uuid)`.execute(trx)

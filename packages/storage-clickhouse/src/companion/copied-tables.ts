@@ -1,12 +1,6 @@
 export interface CopiedTable {
   /** The copy's sorting key (its columns that exist are used). */
   readonly orderBy: ReadonlyArray<string>
-  /**
-   * The copy keeps rows the companion deleted: each refresh upserts the
-   * companion's rows by `orderBy` (a ReplacingMergeTree merged at once)
-   * instead of replacing the table.
-   */
-  readonly keepsDeletedRows?: boolean
 }
 
 /**
@@ -18,9 +12,8 @@ export interface CopiedTable {
 export const COPIED_TABLES: ReadonlyMap<string, CopiedTable> = new Map<string, CopiedTable>([
   ['persons', { orderBy: ['project_id', 'uuid'] }],
   ['person_distinct_ids', { orderBy: ['project_id', 'distinct_id'] }],
-  // Core squashes overrides into events.person_id and deletes them; the squash's UPDATE runs on the companion's
-  // (empty) events table, never on ClickHouse's, so ClickHouse keeps every override: a key's latest row wins.
-  ['person_distinct_id_overrides', { orderBy: ['project_id', 'distinct_id'], keepsDeletedRows: true }],
+  // Core's squash folds overrides into ClickHouse's events (foldPersonOverrides) before it deletes them.
+  ['person_distinct_id_overrides', { orderBy: ['project_id', 'distinct_id'] }],
   ['personless_distinct_ids', { orderBy: ['project_id', 'distinct_id'] }],
   ['groups', { orderBy: ['project_id', 'group_type_index', 'group_key'] }],
   ['cohort_people', { orderBy: ['project_id', 'cohort_id', 'person_uuid'] }],

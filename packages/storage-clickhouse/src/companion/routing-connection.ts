@@ -3,7 +3,6 @@ import type { EventRow } from '@sightline/core/storage'
 import { ClickHouseConnection } from '../dialect/clickhouse-connection.js'
 import type { Route } from './routing-compiler.js'
 import type { TableCopies } from './table-copies.js'
-import { COPIED_TABLES } from './copied-tables.js'
 import type { ClickHouseExecutor } from '../dialect/clickhouse-executor.js'
 
 /** ClickHouse's columns that hold JSON text, read parsed as the companion's JSON columns are. */
@@ -43,24 +42,9 @@ export class RoutingConnection implements DatabaseConnection {
       if (route.reads.size > 0) await this.copies.refresh(route.reads, this.companion)
       return this.#clickhouse.executeQuery(compiled)
     }
-    if (route && route.writes.size > 0) await this.#keepBeforeDelete(compiled.sql, route.writes)
     const result = await this.companion.executeQuery<R>(compiled)
     if (route && route.writes.size > 0) this.#wrote(route.writes)
     return result
-  }
-
-  /**
-   * Before a DELETE from a table whose copy keeps deleted rows (the person
-   * overrides core squashes), that copy takes the rows still there: an
-   * override created and squashed between two ClickHouse reads would
-   * otherwise never reach it, and ClickHouse's events, which the squash does
-   * not update, would keep the merged person's old id (found at 1M events:
-   * a distinct id counted as its old person in dau).
-   */
-  async #keepBeforeDelete(sql: string, writes: ReadonlySet<string>): Promise<void> {
-    if (!/^\s*delete\b/i.test(sql)) return
-    const kept = new Set([...writes].filter((t) => COPIED_TABLES.get(t)?.keepsDeletedRows))
-    if (kept.size > 0) await this.copies.refresh(kept, this.companion)
   }
 
   async *streamQuery<R>(compiled: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {

@@ -62,14 +62,6 @@ export class TableCopies {
     const orderBy = copied.orderBy.filter((c) => columns.some((col) => col.name === c))
     const definition = columns.map((c) => `${quote(c.name)} ${clickhouseType(c)}`).join(', ')
     const chRows = rows.map((row) => toClickHouseRow(row, columns))
-    if (copied.keepsDeletedRows) {
-      // Rows inserted later replace earlier ones of the same key when parts merge; OPTIMIZE FINAL merges now, so a read
-      // never meets two rows of one key (the table is small: core squashes it).
-      await this.executor.command(`create table if not exists ${quote(table)} (${definition}) engine = ReplacingMergeTree order by (${orderBy.map(quote).join(', ')})`, {})
-      await this.executor.insertRows(table, columns.map((c) => c.name), chRows)
-      await this.executor.command(`optimize table ${quote(table)} final`, {})
-      return
-    }
     const next = `${table}__sightline_next`
     await this.executor.command(`drop table if exists ${quote(next)}`, {})
     await this.executor.command(`create table ${quote(next)} (${definition}) engine = MergeTree order by (${orderBy.map(quote).join(', ')})`, {})
