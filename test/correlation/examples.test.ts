@@ -146,6 +146,23 @@ describe.each(analysisTargets)('funnel correlation worked examples on $name', (t
     expectRows(excluded.result.events, expected.slice(1, 4))
   })
 
+  it('person properties: an actor without a person (personless events) has no property rows, only its totals count (PostHog joins persons with an inner JOIN)', async () => {
+    const j = new Journeys()
+    for (const [id, paid] of [['p0', true], ['p1', true], ['p2', false], ['p3', false]] as const) {
+      j.person(id, { $browser: 'A' }).event(id, 'user signed up', '2020-01-02T14:00:00Z')
+      if (paid) j.event(id, 'paid', '2020-01-04T14:00:00Z')
+    }
+    const personless = { $process_person_profile: false }
+    j.event('loner', 'user signed up', '2020-01-02T14:00:00Z', personless).event('loner', 'paid', '2020-01-04T14:00:00Z', personless)
+    // S = 3 (p0, p1, loner), F = 2. $browser::A: 2 of the successes, both failures: (2+1)(2-2+1) / ((3-2+1)(2+1)) = 1/2.
+    // No "$browser::" row for loner (a left join would give one: 1 success, 0 failures).
+    const { projectId, response } = await run(j, signupPaid({ funnel_correlation_type: 'properties', funnel_correlation_names: ['$browser'] }))
+    expectRows(response.result.events, [['$browser::A', 2, 2, 0.5]])
+    expect(await peopleCounts(projectId, response.result.events)).toEqual([[2, 2]])
+    const all = await engine.sightline.query.funnelCorrelation(projectId, signupPaid({ funnel_correlation_type: 'properties', funnel_correlation_names: ['$all'] }))
+    expectRows(all.result.events, [['$browser::A', 2, 2, 0.5]])
+  })
+
   it('event_with_properties: rows of more than 2 actors; excluded property names', async () => {
     const j = new Journeys()
     for (let i = 0; i < 20; i++) {

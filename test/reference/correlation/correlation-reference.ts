@@ -21,6 +21,8 @@
  *    an actor's events and person by `person_id = actor_id`: a person_id is a
  *    uuid, which the values modelled here (short words) never spell, so no
  *    event and no person property counts for them; only the totals do.
+ *    Persons join actors with an inner JOIN: a personless actor (its events
+ *    sent without a person profile) has no property rows either.
  * 3. Texts: strings as they are, numbers and booleans in JSON spelling; a
  *    named property missing or null is ''; `$all` and event properties skip
  *    missing and null values. Event-property rows need more than 2 actors.
@@ -127,8 +129,8 @@ export async function referenceCorrelation(params: Record<string, unknown>, data
     const names = list(params.funnel_correlation_names)
     const excluded = new Set(list(params.funnel_correlation_exclude_names))
     for (const actor of actors.values()) {
-      // Reading 2: no person's id is an actor's value, and the persons join is inner: no pairs.
-      if (group === null && spec.aggregateBy !== null) continue
+      // Reading 2: no person's id is an actor's value, and the persons join is inner: no pairs; nor for a personless actor.
+      if (group === null && (spec.aggregateBy !== null || !actor.key.startsWith('person:'))) continue
       const props = actorProperties(actor.key, data, group)
       const pairs: Array<[string, string]> = names.includes('$all')
         ? Object.entries(props).flatMap(([k, v]) => (text(v) === null ? [] : [[k, text(v)!] as [string, string]]))

@@ -28,10 +28,13 @@ const notIn = (hooks: SqlHooks, text: Expression<string | null>, values: Readonl
 
 /**
  * Where the actors' own properties live: their person's or, aggregating by
- * groups, their group's. Aggregating by a HogQL expression, PostHog joins
- * `persons.id = actor_id` (an inner JOIN): an actor is read as the person
- * whose id its value spells, and a value naming no person (a session) has
- * no properties and no row.
+ * groups, their group's. PostHog joins persons with an inner JOIN
+ * (`JOIN (person query) person ON person.id = funnel_actors.actor_id`), so an
+ * actor without a person row (personless events) has no properties and no
+ * row, and only the totals count it; groups with a LEFT JOIN (a group without
+ * a row reads as no properties). Aggregating by a HogQL expression, an actor
+ * is read as the person whose id its value spells, and a value naming no
+ * person (a session) has no row either.
  */
 export function actorPropertiesJoin(projectId: number, funnel: Pick<FunnelRequest, 'aggregationGroup' | 'aggregateByHogql'>): { join: Sql; properties: Expression<unknown> } {
   const group = funnel.aggregationGroup
@@ -39,7 +42,7 @@ export function actorPropertiesJoin(projectId: number, funnel: Pick<FunnelReques
     return { join: sql`join persons as ap on ap.project_id = ${projectId} and cast(ap.uuid as text) = ca.tgt`, properties: sql.ref('ap.properties') }
   }
   if (group === null) {
-    return { join: sql`left join persons as ap on ap.project_id = ${projectId} and ap.uuid = ca.tgt`, properties: sql.ref('ap.properties') }
+    return { join: sql`join persons as ap on ap.project_id = ${projectId} and ap.uuid = ca.tgt`, properties: sql.ref('ap.properties') }
   }
   return {
     join: sql`left join groups as ap on ap.project_id = ${projectId} and ap.group_type_index = ${int(group)} and ap.group_key = ca.tgt`,
