@@ -4,8 +4,7 @@
  * its converted flag: absent lists both sides.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ValidationError } from '../../packages/core/src/errors.js'
-import { correlationActors, runFunnelCorrelation } from '../../packages/core/src/query/correlation/index.js'
+import { ValidationError, type FunnelCorrelationParams, type FunnelCorrelationPersonsParams } from '@sightline/core'
 import { targets } from '../filters/filter-db.js'
 import { openFunnelEngine, type FunnelEngine } from '../funnels/support/engine.js'
 import { loadExample } from '../funnels/support/load-example.js'
@@ -35,8 +34,10 @@ describe('funnel correlation validation', () => {
   })
   afterAll(() => engine?.close())
 
-  const run = (extra: Record<string, unknown>) => runFunnelCorrelation(engine.ctx, projectId, signupPaid(extra))
-  const people = (extra: Record<string, unknown>, page = { limit: 100, offset: 0 }) => correlationActors(engine.ctx, projectId, signupPaid(extra), page)
+  // Parameters as an untyped caller (the HTTP adapter) passes them: the decoder checks them, not the compiler.
+  const run = (extra: Record<string, unknown>) => engine.sightline.query.funnelCorrelation(projectId, signupPaid(extra) as FunnelCorrelationParams)
+  const people = (extra: Record<string, unknown>, page = { limit: 100, offset: 0 }) =>
+    engine.sightline.query.funnelCorrelationPersons(projectId, signupPaid(extra) as FunnelCorrelationPersonsParams, page)
 
   it('names the field', async () => {
     expect(await fieldOf(run({ funnel_correlation_type: 'nope' }))).toBe('funnel_correlation_type')

@@ -1,9 +1,9 @@
 /**
  * A dialect whose statements run under core's query executor, one statement
  * at a time, with the production analysis timeout: for the hand-built engine
- * contexts of the reference suites (test/trends/support/engine.ts,
- * test/funnels/support/engine.ts), which call `runTrend` or `runFunnel`
- * directly and so bypass `sightline.query`'s executor. Without it a stuck
+ * context of the funnel suites (test/funnels/support/engine.ts), which call
+ * `runFunnel` directly and so bypass `sightline.query`'s executor (the trend,
+ * retention, paths and correlation suites go through `sightline.query`). Without it a stuck
  * statement waits for vitest's timeout, which reports no query and, inside a
  * fast-check property, no seed either.
  */

@@ -4,7 +4,7 @@
  * compiler: expressions are generated as trees, printed as HogQL text for the
  * compiler, and evaluated here over the same rows.
  */
-import { SQL_NUMBER_MAX_LENGTH, SQL_NUMBER_PATTERN } from '../../packages/core/src/storage.js'
+import { SQL_NUMBER_MAX_LENGTH, SQL_NUMBER_PATTERN } from '@sightline/core/storage'
 
 export type Num =
   | { readonly t: 'prop'; readonly key: string }

@@ -4,7 +4,7 @@
  * P4 `/ -> /pricing`, each one session.
  */
 import { expect, test } from 'vitest'
-import { pathActors } from '../../packages/core/src/query/paths/index.js'
+import type { PathPersonsParams } from '@sightline/core'
 import { EXAMPLES } from './examples.js'
 import { actorKeysOf, type Opened } from './support.js'
 
@@ -27,7 +27,7 @@ export function actorCases(opened: () => Opened): void {
   test('persons by key', async () => {
     const { engine, basicProject } = opened()
     for (const c of CASES) {
-      const page = await pathActors(engine.ctx, basicProject, c.keys, { limit: 100, offset: 0 })
+      const page = await engine.sightline.query.pathPersons(basicProject, c.keys as PathPersonsParams, { limit: 100, offset: 0 })
       expect(page.results.map((a) => actorKeysOf(a.distinct_ids, data)).sort(), c.name).toEqual(c.persons)
       expect(page.count, c.name).toBe(c.persons.length)
     }
@@ -36,10 +36,10 @@ export function actorCases(opened: () => Opened): void {
   test('persons: most matching steps first, then pages', async () => {
     const { engine, basicProject } = opened()
     // Without a key every node matches: P2 has three, the others two.
-    const all = await pathActors(engine.ctx, basicProject, {}, { limit: 100, offset: 0 })
+    const all = await engine.sightline.query.pathPersons(basicProject, {} as PathPersonsParams, { limit: 100, offset: 0 })
     expect(actorKeysOf(all.results[0]!.distinct_ids, data)).toBe('P2')
     expect(all.results[0]!.distinct_ids).toEqual(['p2a', 'p2b'])
-    const second = await pathActors(engine.ctx, basicProject, {}, { limit: 2, offset: 1 })
+    const second = await engine.sightline.query.pathPersons(basicProject, {} as PathPersonsParams, { limit: 2, offset: 1 })
     expect(second.count).toBe(4)
     expect(second.results.map((a) => a.id)).toEqual(all.results.slice(1, 3).map((a) => a.id))
   })

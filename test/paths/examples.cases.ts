@@ -4,7 +4,7 @@
  * reading of PostHog shows up in whichever of the two disagrees with the hand.
  */
 import { describe, test } from 'vitest'
-import { runPaths } from '../../packages/core/src/query/paths/index.js'
+import type { PathsParams } from '@sightline/core'
 import { referencePaths } from '../reference/paths/path-reference.js'
 import { EXAMPLES } from './examples.js'
 import { expectEdges, type Opened } from './support.js'
@@ -28,7 +28,7 @@ export function exampleCases(opened: () => Opened): void {
     test(example.name, async () => {
       const { engine } = opened()
       const projectId = await engine.load(example.data)
-      for (const c of example.cases) expectEdges((await runPaths(engine.ctx, projectId, c.params)).result, c.edges, c.name)
+      for (const c of example.cases) expectEdges((await engine.sightline.query.paths(projectId, c.params as PathsParams)).result, c.edges, c.name)
     })
   }
 }

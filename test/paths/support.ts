@@ -1,6 +1,6 @@
 /** Shared by the paths suites: result comparison with times to the microsecond. */
 import { expect } from 'vitest'
-import type { PathEdge } from '../../packages/core/src/query/paths/index.js'
+import type { PathEdge } from '@sightline/core'
 import type { RefDataset } from '../reference/shared/ref-dataset.js'
 import type { TrendEngine } from '../trends/support/engine.js'
 import type { Edge } from './examples.js'

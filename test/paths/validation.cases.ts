@@ -3,9 +3,13 @@
  * SQL runs; regexes that a database would refuse never reach it as a 500.
  */
 import { expect, test } from 'vitest'
-import { NotFoundError, ValidationError } from '../../packages/core/src/errors.js'
-import { pathActors, runPaths } from '../../packages/core/src/query/paths/index.js'
+import { NotFoundError, ValidationError, type PathPersonsParams, type PathsParams, type Sightline } from '@sightline/core'
 import type { Opened } from './support.js'
+
+// Parameters as an untyped caller (the HTTP adapter) passes them: the decoder checks them, not the compiler.
+const runPaths = (sightline: Sightline, projectId: number, params: unknown) => sightline.query.paths(projectId, params as PathsParams)
+const pathActors = (sightline: Sightline, projectId: number, params: unknown, page: { limit: number; offset: number }) =>
+  sightline.query.pathPersons(projectId, params as PathPersonsParams, page)
 
 const BAD: ReadonlyArray<{ params: Record<string, unknown>; path: ReadonlyArray<string | number> }> = [
   { params: { include_event_types: ['$foo'] }, path: ['include_event_types', 0] },
@@ -43,10 +47,10 @@ export function validationCases(opened: () => Opened): void {
   test('each bad field is named', async () => {
     const { engine, basicProject } = opened()
     for (const c of BAD) {
-      const error = await runPaths(engine.ctx, basicProject, c.params).catch((e: unknown) => e)
+      const error = await runPaths(engine.sightline, basicProject, c.params).catch((e: unknown) => e)
       expect(error, JSON.stringify(c.params)).toBeInstanceOf(ValidationError)
       expect((error as ValidationError).issues[0]!.path, JSON.stringify(c.params)).toEqual(c.path)
-      const actors = await pathActors(engine.ctx, basicProject, c.params, { limit: 10, offset: 0 }).catch((e: unknown) => e)
+      const actors = await pathActors(engine.sightline, basicProject, c.params, { limit: 10, offset: 0 }).catch((e: unknown) => e)
       expect(actors, JSON.stringify(c.params)).toBeInstanceOf(ValidationError)
     }
   })
@@ -58,7 +62,7 @@ export function validationCases(opened: () => Opened): void {
       [{}, { limit: -1, offset: 0 }, ['limit']],
       [{}, { limit: 10, offset: 0.5 }, ['offset']],
     ] as const) {
-      const error = await pathActors(engine.ctx, basicProject, params, page).catch((e: unknown) => e)
+      const error = await pathActors(engine.sightline, basicProject, params, page).catch((e: unknown) => e)
       expect(error).toBeInstanceOf(ValidationError)
       expect((error as ValidationError).issues[0]!.path).toEqual(path)
     }
@@ -66,21 +70,21 @@ export function validationCases(opened: () => Opened): void {
 
   test('an unknown project is NotFoundError', async () => {
     const { engine, basicProject } = opened()
-    await expect(runPaths(engine.ctx, 999_999, {})).rejects.toBeInstanceOf(NotFoundError)
+    await expect(runPaths(engine.sightline, 999_999, {})).rejects.toBeInstanceOf(NotFoundError)
   })
 
   test('GET-style values: JSON text, numbers for names, text booleans', async () => {
     const { engine, basicProject } = opened()
-    const get = await runPaths(engine.ctx, basicProject, { include_event_types: '["$pageview"]', step_limit: '2', path_replacements: 'false', filter_test_accounts: 'true' })
+    const get = await runPaths(engine.sightline, basicProject, { include_event_types: '["$pageview"]', step_limit: '2', path_replacements: 'false', filter_test_accounts: 'true' })
     expect(get.result.map((e) => [e.source, e.target, e.value])).toEqual([['1_/', '2_/pricing', 2], ['1_/pricing', '2_/', 1]])
     // A node named 404 arrives from a query string as a number and still finds nothing.
-    expect((await runPaths(engine.ctx, basicProject, { start_point: 404 })).result).toEqual([])
+    expect((await runPaths(engine.sightline, basicProject, { start_point: 404 })).result).toEqual([])
   })
 
   test('portable regexes run alike everywhere', async () => {
     const { engine, basicProject } = opened()
     const rules = [{ alias: '#', regex: '[c-i]{2,}|\\d+' }, { alias: '*', regex: '#\\w+$' }]
-    const result = (await runPaths(engine.ctx, basicProject, { local_path_cleaning_filters: rules })).result
+    const result = (await runPaths(engine.sightline, basicProject, { local_path_cleaning_filters: rules })).result
     // /pricing -> /pr#ng -> /pr*; /about and / stay.
     expect(result.map((e) => [e.source, e.target, e.value])).toEqual([['1_/', '2_/pr*', 2], ['1_/', '2_/about', 1], ['1_/pr*', '2_/', 1], ['2_/pr*', '3_/about', 1]])
   })
@@ -89,7 +93,7 @@ export function validationCases(opened: () => Opened): void {
     const { engine, basicProject } = opened()
     // Quotes, backslashes and SQL in a rule are data; the alias is literal (no group references).
     const params = { local_path_cleaning_filters: [{ alias: "\\1'); drop table events; --", regex: "^/(pricing)$" }] }
-    const result = (await runPaths(engine.ctx, basicProject, params)).result
+    const result = (await runPaths(engine.sightline, basicProject, params)).result
     expect(result.map((e) => e.target)).toContain("2_\\1'); drop table events; --")
   })
 }

@@ -4,8 +4,9 @@
  * the project (unknown actions, row out of range) run on DuckDB.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { ValidationError } from '../../packages/core/src/errors.js'
-import { decodeRetentionRequest, retentionActors, runRetention } from '../../packages/core/src/query/retention/index.js'
+import { ValidationError, type RetentionParams, type RetentionPersonsParams } from '@sightline/core'
+// The decoder's unit cases read the resolved request, which no public entry point returns.
+import { decodeRetentionRequest } from '../../packages/core/src/query/retention/index.js'
 import { targets } from '../filters/filter-db.js'
 import { pageviews } from './examples-data.js'
 import { loadInto, openRetentionEngine, type Clocked } from './support.js'
@@ -66,6 +67,8 @@ describe(targets[0]!.name, () => {
   })
   afterAll(async () => state?.engine.close())
 
+  const retention = (params: unknown) => state.engine.sightline.query.retention(projectId, params as RetentionParams)
+  const persons = (params: unknown, page = { limit: 10, offset: 0 }) => state.engine.sightline.query.retentionPersons(projectId, params as RetentionPersonsParams, page)
   const rejects = async (p: Promise<unknown>): Promise<unknown> => {
     try {
       await p
@@ -77,27 +80,26 @@ describe(targets[0]!.name, () => {
   }
 
   test('an unknown action', async () => {
-    expect(await rejects(runRetention(state.engine.ctx, projectId, { returning_entity: { id: 999, type: 'actions' } }))).toEqual(['returning_entity', 'id'])
+    expect(await rejects(retention({ returning_entity: { id: 999, type: 'actions' } }))).toEqual(['returning_entity', 'id'])
   })
   test('an unreadable date_to', async () => {
-    expect(await rejects(runRetention(state.engine.ctx, projectId, { date_to: 'yesterday-ish' }))).toEqual(['date_to'])
+    expect(await rejects(retention({ date_to: 'yesterday-ish' }))).toEqual(['date_to'])
   })
   test('an unknown cohort in a breakdown', async () => {
-    expect(await rejects(runRetention(state.engine.ctx, projectId, { breakdown: [424242], breakdown_type: 'cohort' }))).toEqual(['breakdown'])
+    expect(await rejects(retention({ breakdown: [424242], breakdown_type: 'cohort' }))).toEqual(['breakdown'])
   })
   test('hourly periods since the first event are too many rows', async () => {
-    expect(await rejects(runRetention(state.engine.ctx, projectId, { date_from: '2020-01-01', period: 'Hour' }))).toEqual(['date_from'])
+    expect(await rejects(retention({ date_from: '2020-01-01', period: 'Hour' }))).toEqual(['date_from'])
   })
   test('date_from after date_to is an empty table', async () => {
-    expect((await runRetention(state.engine.ctx, projectId, { date_from: '2024-01-12', date_to: '2024-01-10' })).result).toEqual([])
+    expect((await retention({ date_from: '2024-01-12', date_to: '2024-01-10' })).result).toEqual([])
   })
   test('persons: selected_interval is needed and must be a row', async () => {
-    const page = { limit: 10, offset: 0 }
-    expect(await rejects(retentionActors(state.engine.ctx, projectId, { date_to: '2024-01-10' }, page))).toEqual(['selected_interval'])
-    expect(await rejects(retentionActors(state.engine.ctx, projectId, { date_to: '2024-01-10', total_intervals: 4, selected_interval: 4 }, page))).toEqual(['selected_interval'])
-    expect(await rejects(retentionActors(state.engine.ctx, projectId, { date_to: '2024-01-10', total_intervals: 4, selected_interval: 0, return_interval: 4 }, page))).toEqual(['return_interval'])
-    expect(await rejects(retentionActors(state.engine.ctx, projectId, { date_to: '2024-01-10', selected_interval: -1 }, page))).toEqual(['selected_interval'])
-    expect(await rejects(retentionActors(state.engine.ctx, projectId, { selected_interval: 0, breakdown: 'plan', breakdown_type: 'person' }, page))).toEqual(['breakdown_value'])
-    expect(await rejects(retentionActors(state.engine.ctx, projectId, { selected_interval: 0 }, { limit: -1, offset: 0 }))).toEqual(['limit'])
+    expect(await rejects(persons({ date_to: '2024-01-10' }))).toEqual(['selected_interval'])
+    expect(await rejects(persons({ date_to: '2024-01-10', total_intervals: 4, selected_interval: 4 }))).toEqual(['selected_interval'])
+    expect(await rejects(persons({ date_to: '2024-01-10', total_intervals: 4, selected_interval: 0, return_interval: 4 }))).toEqual(['return_interval'])
+    expect(await rejects(persons({ date_to: '2024-01-10', selected_interval: -1 }))).toEqual(['selected_interval'])
+    expect(await rejects(persons({ selected_interval: 0, breakdown: 'plan', breakdown_type: 'person' }))).toEqual(['breakdown_value'])
+    expect(await rejects(persons({ selected_interval: 0 }, { limit: -1, offset: 0 }))).toEqual(['limit'])
   })
 })

@@ -4,9 +4,7 @@
  * any SQL runs, or on values the SQL never sees.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ValidationError } from '../../packages/core/src/errors.js'
-import { runTrend } from '../../packages/core/src/query/trends/run-trend.js'
-import { trendActors } from '../../packages/core/src/query/trends/trend-actors.js'
+import { ValidationError, type TrendParams, type TrendPersonsParams } from '@sightline/core'
 import { duckdbMemory } from '../targets/duckdb.js'
 import { openTrendEngine, type TrendEngine } from './support/engine.js'
 import { loadTrendData } from './support/load.js'
@@ -37,7 +35,7 @@ async function refusal(run: () => Promise<unknown>): Promise<{ attr: string | nu
 
 const pageview = [{ id: '$pageview' }]
 
-describe('runTrend refuses', () => {
+describe('query.trend refuses', () => {
   it.each([
     ['an unknown math', { events: [{ id: 'a' }, { id: '$pageview', math: 'weekly_users' }] }, 'events__1__math', 'unknown math "weekly_users"'],
     ['a property math without math_property', { events: [{ id: '$pageview', math: 'p90' }] }, 'events__0__math_property', 'needs math_property'],
@@ -64,25 +62,26 @@ describe('runTrend refuses', () => {
     ['a property filter with a bad operator', { events: pageview, properties: [{ key: 'x', value: 1, operator: 'near' }] }, 'properties__0__operator', ''],
     ['parameters that are not an object', ['$pageview'], null, 'JSON object'],
   ])('%s', async (_name, params, attr, message) => {
-    const found = await refusal(() => runTrend(engine.ctx, projectId, params))
+    const found = await refusal(() => engine.sightline.query.trend(projectId, params as TrendParams))
     expect(found.attr).toBe(attr)
     expect(found.message).toContain(message)
   })
 
   it('reads GET query text: JSON lists, booleans and integers as text', async () => {
-    const response = await runTrend(engine.ctx, projectId, {
+    // Query text as an untyped caller (the HTTP adapter) passes it: the decoder reads it, not the compiler.
+    const response = await engine.sightline.query.trend(projectId, {
       events: '[{"id": "$pageview", "math": "dau"}]',
       date_from: '2024-01-08',
       date_to: '2024-01-09',
       compare: 'false',
       breakdown: '$browser',
       breakdown_limit: '3',
-    })
+    } as unknown as TrendParams)
     expect(response.result).toMatchObject([{ data: [0, 1], breakdown_value: '$$_posthog_breakdown_null_$$' }])
   })
 })
 
-describe('trendActors refuses', () => {
+describe('query.trendPersons refuses', () => {
   const base = { events: pageview, date_from: '2024-01-08', date_to: '2024-01-09' }
   it.each([
     ['a series index out of range', { ...base, entity_order: 3 }, 'entity_order', 'there are 1 series'],
@@ -94,13 +93,13 @@ describe('trendActors refuses', () => {
     ['a stickiness point past the last day count', { ...base, insight: 'STICKINESS', stickiness_days: 3 }, 'stickiness_days', '1 to 2'],
     ['a multi-breakdown value of the wrong width', { ...base, breakdowns: [{ property: 'a' }, { property: 'b' }], breakdown_value: '["x"]' }, 'breakdown_value', 'list of 2 strings'],
   ])('%s', async (_name, params, attr, message) => {
-    const found = await refusal(() => trendActors(engine.ctx, projectId, params, { limit: 10, offset: 0 }))
+    const found = await refusal(() => engine.sightline.query.trendPersons(projectId, params as TrendPersonsParams, { limit: 10, offset: 0 }))
     expect(found.attr).toBe(attr)
     expect(found.message).toContain(message)
   })
 
   it('a page out of bounds', async () => {
-    expect((await refusal(() => trendActors(engine.ctx, projectId, base, { limit: -1, offset: 0 }))).attr).toBe('limit')
-    expect((await refusal(() => trendActors(engine.ctx, projectId, base, { limit: 10, offset: 1.5 }))).attr).toBe('offset')
+    expect((await refusal(() => engine.sightline.query.trendPersons(projectId, base, { limit: -1, offset: 0 }))).attr).toBe('limit')
+    expect((await refusal(() => engine.sightline.query.trendPersons(projectId, base, { limit: 10, offset: 1.5 }))).attr).toBe('offset')
   })
 })
