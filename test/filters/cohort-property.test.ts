@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { createSightline, type Organization, type Sightline } from '@sightline/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FreshDatabase } from '../conformance/target.js'
-import { serverSkipReason, targets } from './filter-db.js'
+import { propertySkip, propertyTargets } from './filter-db.js'
 import { referenceCohortMembers, type RefCohort, type RefCriteriaGroup, type RefCriterion } from './reference-cohort.js'
 
 const NOW = new Date('2026-03-31T12:00:00.000Z')
@@ -208,7 +208,7 @@ const withIds = (node: RefCriteriaGroup, ids: number[]): RefCriteriaGroup => ({
   values: node.values.map((v) => ('values' in v ? withIds(v, ids) : v.type === 'cohort' ? { ...v, value: ids[v.value]! } : v)),
 })
 
-for (const target of targets) {
+for (const target of propertyTargets) {
   describe(`cohort membership is the reference's on ${target.name}`, () => {
     let sightline: Sightline
     let fresh: FreshDatabase
@@ -281,10 +281,5 @@ for (const target of targets) {
   })
 }
 
-// Only without a server: then the skip says why, and with one nothing is skipped.
-const reason = serverSkipReason
-if (reason) {
-  describe('postgres (server)', () => {
-    it.skip(reason, () => {})
-  })
-}
+// One Postgres target runs the random property: the skip says which and why.
+describe(propertySkip.name, () => it.skip(propertySkip.reason, () => {}))

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openFilterDb, serverSkipReason, analysisTargets, type FilterDb, type FilterRow } from './filter-db.js'
+import { openFilterDb, propertyAnalysisTargets, propertySkip, type FilterDb, type FilterRow } from './filter-db.js'
 import { runsOn } from '../conformance/target.js'
 import { referenceActionMatches, type RefStep } from './reference-action.js'
 import { referenceMatches, type RefCondition, type RefFilters, type RefRow } from './reference-filter.js'
@@ -108,7 +108,7 @@ const step: fc.Arbitrary<RefStep> = fc
   }))
 const actionSteps = fc.array(step, { maxLength: 3 })
 
-for (const target of analysisTargets) {
+for (const target of propertyAnalysisTargets) {
   describe(`property filters select what the reference selects on ${target.name}`, () => {
     let db: FilterDb
     beforeAll(async () => {
@@ -147,10 +147,5 @@ for (const target of analysisTargets) {
 /** A loaded row as the reference reads it. */
 const reference = (r: FilterRow): RefRow => ({ ...r, cohorts: new Set(r.cohorts ?? []) }) as RefRow
 
-// Only without a server: then the skip says why, and with one nothing is skipped.
-const reason = serverSkipReason
-if (reason) {
-  describe('postgres (server)', () => {
-    it.skip(reason, () => {})
-  })
-}
+// One Postgres target runs the random property: the skip says which and why.
+describe(propertySkip.name, () => it.skip(propertySkip.reason, () => {}))

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openHogqlDb, serverSkipReason, targets, type HogqlDb } from './hogql-db.js'
+import { openHogqlDb, type HogqlDb } from './hogql-db.js'
+import { propertySkip, propertyTargets } from '../filters/filter-db.js'
 import { evaluate, print, type Cond, type Expr, type Num, type Props } from './reference-hogql.js'
 
 const KEYS = ['a', 'b', 'c']
@@ -53,7 +54,7 @@ function depth(e: Num): number {
 // -0 and 0 are the same number to SQL's `=`; compare them as equal.
 const plain = (v: unknown) => (v === 0 ? 0 : v)
 
-for (const target of targets) {
+for (const target of propertyTargets) {
   describe(`HogQL arithmetic and comparisons on ${target.name} equal the reference evaluator`, () => {
     let db: HogqlDb
     beforeAll(async () => {
@@ -74,9 +75,5 @@ for (const target of targets) {
   })
 }
 
-const reason = serverSkipReason
-if (reason) {
-  describe('postgres (server)', () => {
-    it.skip(reason, () => {})
-  })
-}
+// One Postgres target runs the random property: the skip says which and why.
+describe(propertySkip.name, () => it.skip(propertySkip.reason, () => {}))

@@ -13,9 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MATERIALIZED_PROPERTIES } from '@sightline/core/storage'
 import { createSightline } from '@sightline/core'
 import { openEngine, type Engine } from '../conformance/harness.js'
-import type { ConformanceTarget } from '../conformance/target.js'
-import { duckdbMemory } from '../targets/duckdb.js'
-import { pgliteTarget, pgServerTarget } from '../targets/postgres.js'
+import { propertySkip, propertyTargets } from '../filters/filter-db.js'
 
 const RUNS = Number(process.env.SIGHTLINE_MATERIALIZED_RUNS ?? 15)
 const KEYS = MATERIALIZED_PROPERTIES.map((p) => p.key)
@@ -40,9 +38,9 @@ function check(column: unknown, value: unknown, where: string): void {
   expect(JSON.parse(column as string), where).toEqual(JSON.parse(JSON.stringify(value)))
 }
 
-const targets: ConformanceTarget[] = [duckdbMemory, pgliteTarget, ...(process.env.SIGHTLINE_PG_URL ? [pgServerTarget(process.env.SIGHTLINE_PG_URL)] : [])]
+describe(propertySkip.name, () => it.skip(propertySkip.reason, () => {}))
 
-describe.each(targets)('materialized property columns on $name', (target) => {
+describe.each(propertyTargets)('materialized property columns on $name', (target) => {
   let e: Engine & { close(): Promise<void> }
   beforeAll(async () => {
     e = await openEngine(target)

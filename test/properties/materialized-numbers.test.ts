@@ -18,9 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MATERIALIZED_NUMBERS, type StorageAdapter } from '@sightline/core/storage'
 import { createSightline } from '@sightline/core'
 import { openEngine, type Engine } from '../conformance/harness.js'
-import type { ConformanceTarget } from '../conformance/target.js'
-import { duckdbMemory } from '../targets/duckdb.js'
-import { pgliteTarget, pgServerTarget } from '../targets/postgres.js'
+import { propertySkip, propertyTargets } from '../filters/filter-db.js'
 
 const RUNS = Number(process.env.SIGHTLINE_MATERIALIZED_RUNS ?? 10)
 const KEYS = MATERIALIZED_NUMBERS.map((p) => p.key)
@@ -60,9 +58,9 @@ function columnAndReading(storage: StorageAdapter, projectId: number): { sql: st
 }
 
 const uuidOf = (i: number) => `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`
-const targets: ConformanceTarget[] = [duckdbMemory, pgliteTarget, ...(process.env.SIGHTLINE_PG_URL ? [pgServerTarget(process.env.SIGHTLINE_PG_URL)] : [])]
+describe(propertySkip.name, () => it.skip(propertySkip.reason, () => {}))
 
-describe.each(targets)('numeric hot-property columns on $name', (target) => {
+describe.each(propertyTargets)('numeric hot-property columns on $name', (target) => {
   let e: Engine & { close(): Promise<void> }
   let storage: StorageAdapter
   beforeAll(async () => {
