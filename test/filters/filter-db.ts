@@ -22,21 +22,22 @@ export const targets: ReadonlyArray<ConformanceTarget> = [duckdbMemory, pgliteTa
 export const serverSkipReason = PG_URL ? undefined : 'SIGHTLINE_PG_URL is not set: the Postgres server target is skipped'
 
 /**
- * The targets of the random properties: DuckDB and one Postgres, the server
- * when SIGHTLINE_PG_URL names one, else PGlite. The two run the same SQL
- * through the same adapter (one dialect, one set of hooks), so the same random
- * requests on both reached no code the other does not, while PGlite
+ * The targets of the random properties and of the analyses' worked examples:
+ * DuckDB and one Postgres, the server when SIGHTLINE_PG_URL names one, else
+ * PGlite. The two run the same SQL through the same adapter (one dialect, one
+ * set of hooks), so the same requests on both reached no code the other does
+ * not, while PGlite
  * (Postgres in WebAssembly, in the test process) costs the suite's CPU: the
  * 22 files of the properties and their neighbours took 126 s of CPU with both
  * and 98 s with one (2026-11-28). PGlite keeps the storage conformance suite,
- * the worked examples and its driver's own tests.
+ * the HTTP suites and its driver's own tests.
  */
 export const propertyTargets: ReadonlyArray<ConformanceTarget> = [duckdbMemory, server ?? pgliteTarget]
 /** `propertyTargets`, and ClickHouse with SIGHTLINE_CLICKHOUSE_SUITES=1 (see `analysisTargets`). */
 export const propertyAnalysisTargets: ReadonlyArray<ConformanceTarget> = process.env.SIGHTLINE_CLICKHOUSE_SUITES === '1' ? [...propertyTargets, clickhouseTarget] : propertyTargets
 /** The Postgres target a property skips, and why (a file states it with `it.skip`). */
 export const propertySkip: { readonly name: string; readonly reason: string } = server
-  ? { name: pgliteTarget.name, reason: 'the Postgres server runs the random properties (SIGHTLINE_PG_URL): the same SQL on PGlite too reached nothing new; PGlite keeps the conformance suite and the worked examples' }
+  ? { name: pgliteTarget.name, reason: 'the Postgres server runs this suite (SIGHTLINE_PG_URL): the same SQL on PGlite too reached nothing new; PGlite keeps the storage conformance suite' }
   : { name: 'postgres (server)', reason: serverSkipReason! }
 
 /**

@@ -3,8 +3,8 @@
  * examples (examples.cases.ts), persons (actors.cases.ts) and validation
  * (validation.cases.ts); and the examples against the reference evaluator.
  */
-import { afterAll, beforeAll, describe } from 'vitest'
-import { analysisTargets } from '../filters/filter-db.js'
+import { afterAll, beforeAll, describe, it } from 'vitest'
+import { propertyAnalysisTargets, propertySkip } from '../filters/filter-db.js'
 import { openTrendEngine } from '../trends/support/engine.js'
 import { actorCases } from './actors.cases.js'
 import { exampleCases, referenceExampleCases } from './examples.cases.js'
@@ -14,7 +14,9 @@ import { validationCases } from './validation.cases.js'
 
 referenceExampleCases()
 
-for (const target of analysisTargets) {
+describe(propertySkip.name, () => it.skip(propertySkip.reason, () => {}))
+
+for (const target of propertyAnalysisTargets) {
   describe(target.name, () => {
     let opened: Opened | undefined
     beforeAll(async () => {
