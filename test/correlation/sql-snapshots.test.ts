@@ -39,8 +39,6 @@ describe('funnel correlation SQL, compiled with no database', () => {
           7,
           "$pageview",
           "signed_up",
-          "$pageview",
-          "signed_up",
           7,
           [
             "$pageview",
@@ -56,7 +54,7 @@ describe('funnel correlation SQL, compiled with no database', () => {
           '' as b0
           
           
-          from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $3 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and (("e"."event" = $4) or ("e"."event" = $5)) and "e"."event" in ($6, $7)) as fe0),
+          from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $3 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."event" in ($4, $5)) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
       runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
       grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) left join (select tgt, p0, ts from runs as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts
           where r.ts >= sb.lo and r.ts <= sb.hi),
@@ -90,7 +88,7 @@ describe('funnel correlation SQL, compiled with no database', () => {
               select a.*, row_number() over (partition by tgt order by lvl desc, seq) as rn from alld as a) as r where rn = 1),
       ca as (select tgt, reached, t1 as first_ts, t2 as final_ts from outcome)
       select 0 as tot, e.event as ev, cast(null as varchar) as k, cast(null as varchar) as v, count(distinct case when ca.reached = 1 then ca.tgt end) as s, count(distinct case when ca.reached <> 1 then ca.tgt end) as f
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id join ca on ca.tgt = coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) where ((e.project_id = $8 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz)) and epoch_us("e"."timestamp") > ca.first_ts and epoch_us("e"."timestamp") < coalesce(ca.final_ts, ca.first_ts + 1209600000000) and not coalesce(list_contains($9, "e"."event"), false)) and not coalesce(list_contains($10, "e"."event"), false) group by e.event
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id join ca on ca.tgt = coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) where ((e.project_id = $6 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz)) and epoch_us("e"."timestamp") > ca.first_ts and epoch_us("e"."timestamp") < coalesce(ca.final_ts, ca.first_ts + 1209600000000) and not coalesce(list_contains($7, "e"."event"), false)) and not coalesce(list_contains($8, "e"."event"), false) group by e.event
       union all
       select 1 as tot, cast(null as varchar) as ev, cast(null as varchar) as k, cast(null as varchar) as v,
           count(case when ca.reached = 1 then 1 end) as s, count(case when ca.reached <> 1 then 1 end) as f from ca",
@@ -104,8 +102,6 @@ describe('funnel correlation SQL, compiled with no database', () => {
           "$pageview",
           "signed_up",
           7,
-          "$pageview",
-          "signed_up",
           "$pageview",
           "signed_up",
           7,
@@ -123,7 +119,7 @@ describe('funnel correlation SQL, compiled with no database', () => {
           '' as b0
           
           
-          from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $3 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and (("e"."event" = $4) or ("e"."event" = $5)) and "e"."event" in ($6, $7)) as fe0),
+          from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $3 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."event" in ($4, $5)) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
       runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
       grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) left join (select tgt, p0, ts from runs as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts
           where r.ts >= sb.lo and r.ts <= sb.hi),
@@ -157,7 +153,7 @@ describe('funnel correlation SQL, compiled with no database', () => {
               select a.*, row_number() over (partition by tgt order by lvl desc, seq) as rn from alld as a) as r where rn = 1),
       ca as (select tgt, reached, t1 as first_ts, t2 as final_ts from outcome)
       select 0 as tot, e.event as ev, cast(null as varchar) as k, cast(null as varchar) as v, count(distinct case when ca.reached = 1 then ca.tgt end) as s, count(distinct case when ca.reached <> 1 then ca.tgt end) as f
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id join ca on ca.tgt = coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) where ((e.project_id = $8 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz)) and cast(extract(epoch from "e"."timestamp") * 1000000 as bigint) > ca.first_ts and cast(extract(epoch from "e"."timestamp") * 1000000 as bigint) < coalesce(ca.final_ts, ca.first_ts + 1209600000000) and not coalesce(("e"."event" = any(cast($9 as text[]))), false)) and not coalesce(("e"."event" = any(cast($10 as text[]))), false) group by e.event
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id join ca on ca.tgt = coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) where ((e.project_id = $6 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz)) and cast(extract(epoch from "e"."timestamp") * 1000000 as bigint) > ca.first_ts and cast(extract(epoch from "e"."timestamp") * 1000000 as bigint) < coalesce(ca.final_ts, ca.first_ts + 1209600000000) and not coalesce(("e"."event" = any(cast($7 as text[]))), false)) and not coalesce(("e"."event" = any(cast($8 as text[]))), false) group by e.event
       union all
       select 1 as tot, cast(null as varchar) as ev, cast(null as varchar) as k, cast(null as varchar) as v,
           count(case when ca.reached = 1 then 1 end) as s, count(case when ca.reached <> 1 then 1 end) as f from ca",

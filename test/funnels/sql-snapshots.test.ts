@@ -50,9 +50,6 @@ describe('funnel SQL, compiled with no database', () => {
             "$pageview",
             "signed_up",
             "purchased",
-            "$pageview",
-            "signed_up",
-            "purchased",
           ],
           "sql": "with fe as (select fe0.*, (case when ((sm % 2) >= 1) then 1 when ((sm % 4) >= 2) then 2 when ((sm % 8) >= 4) then 3 else 4 end) as fs from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, epoch_us("e"."timestamp") as ts, "e"."uuid" as uuid,
             cast((case when ("e"."event" = $1) then 1 else 0 end) + (case when ("e"."event" = $2) then 2 else 0 end) + (case when ("e"."event" = $3) then 4 else 0 end) as bigint) as sm,
@@ -60,7 +57,7 @@ describe('funnel SQL, compiled with no database', () => {
             '' as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and (("e"."event" = $5) or ("e"."event" = $6) or ("e"."event" = $7)) and "e"."event" in ($8, $9, $10)) as fe0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."event" in ($5, $6, $7)) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
         grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) left join (select tgt, p0, ts from runs as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts
             where r.ts >= sb.lo and r.ts <= sb.hi),
@@ -127,9 +124,6 @@ describe('funnel SQL, compiled with no database', () => {
             "$pageview",
             "signed_up",
             "purchased",
-            "$pageview",
-            "signed_up",
-            "purchased",
           ],
           "sql": "with fe as (select fe0.*, (case when ((sm % 2) >= 1) then 1 when ((sm % 4) >= 2) then 2 when ((sm % 8) >= 4) then 3 else 4 end) as fs from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, cast(extract(epoch from "e"."timestamp") * 1000000 as bigint) as ts, "e"."uuid" as uuid,
             cast((case when ("e"."event" = $1) then 1 else 0 end) + (case when ("e"."event" = $2) then 2 else 0 end) + (case when ("e"."event" = $3) then 4 else 0 end) as bigint) as sm,
@@ -137,7 +131,7 @@ describe('funnel SQL, compiled with no database', () => {
             '' as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and (("e"."event" = $5) or ("e"."event" = $6) or ("e"."event" = $7)) and "e"."event" in ($8, $9, $10)) as fe0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."event" in ($5, $6, $7)) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
         grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) left join (select tgt, p0, ts from runs as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts
             where r.ts >= sb.lo and r.ts <= sb.hi),
@@ -203,6 +197,16 @@ describe('funnel SQL, compiled with no database', () => {
             "signed_up",
             "purchased",
             "logged_out",
+            "$pageview",
+            "$pageview",
+            "signed_up",
+            "purchased",
+            "logged_out",
+            7,
+            "$pageview",
+            "signed_up",
+            "purchased",
+            "logged_out",
             7,
           ],
           "sql": "with fe as (select fe0.*, (case when ((sm % 2) >= 1) then 1 when ((sm % 4) >= 2) then 2 when ((sm % 8) >= 4) then 3 else 4 end) as fs from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, epoch_us("e"."timestamp") as ts, "e"."uuid" as uuid,
@@ -211,7 +215,8 @@ describe('funnel SQL, compiled with no database', () => {
             '' as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $5 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true)) as fe0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id join (select * from (select tgt, min(case when is0 then ets end) as lo, max(case when isx then ets end) as hi from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, "e"."timestamp" as ets, ("e"."event" = $5) as is0, (("e"."event" = $6) or ("e"."event" = $7) or ("e"."event" = $8) or (("e"."event" = $9))) as isx from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $10 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."event" in ($11, $12, $13, $14)) as nm group by tgt) as sp
+            where lo is not null) as fsp on fsp.tgt = coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) where (e.project_id = $15 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."timestamp" >= fsp.lo and "e"."timestamp" <= fsp.hi) as fe0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
         spn as (select r.* from runs as r join (select tgt, p0, min(case when ((sm % 2) >= 1) then ts end) as lo, max(ts) as hi from runs where sm <> 0 or xm <> 0 group by tgt, p0) as sp on (sp.tgt = r.tgt and sp.p0 = r.p0) where r.ts >= sp.lo and r.ts <= sp.hi),
         cmp as (select * from (
@@ -296,6 +301,16 @@ describe('funnel SQL, compiled with no database', () => {
             "signed_up",
             "purchased",
             "logged_out",
+            "$pageview",
+            "$pageview",
+            "signed_up",
+            "purchased",
+            "logged_out",
+            7,
+            "$pageview",
+            "signed_up",
+            "purchased",
+            "logged_out",
             7,
           ],
           "sql": "with fe as (select fe0.*, (case when ((sm % 2) >= 1) then 1 when ((sm % 4) >= 2) then 2 when ((sm % 8) >= 4) then 3 else 4 end) as fs from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, cast(extract(epoch from "e"."timestamp") * 1000000 as bigint) as ts, "e"."uuid" as uuid,
@@ -304,7 +319,8 @@ describe('funnel SQL, compiled with no database', () => {
             '' as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $5 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true)) as fe0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id join (select * from (select tgt, min(case when is0 then ets end) as lo, max(case when isx then ets end) as hi from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, "e"."timestamp" as ets, ("e"."event" = $5) as is0, (("e"."event" = $6) or ("e"."event" = $7) or ("e"."event" = $8) or (("e"."event" = $9))) as isx from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $10 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."event" in ($11, $12, $13, $14)) as nm group by tgt) as sp
+            where lo is not null) as fsp on fsp.tgt = coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) where (e.project_id = $15 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."timestamp" >= fsp.lo and "e"."timestamp" <= fsp.hi) as fe0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
         spn as (select r.* from runs as r join (select tgt, p0, min(case when ((sm % 2) >= 1) then ts end) as lo, max(ts) as hi from runs where sm <> 0 or xm <> 0 group by tgt, p0) as sp on (sp.tgt = r.tgt and sp.p0 = r.p0) where r.ts >= sp.lo and r.ts <= sp.hi),
         cmp as (select * from (
@@ -394,9 +410,6 @@ describe('funnel SQL, compiled with no database', () => {
             "$pageview",
             "signed_up",
             "purchased",
-            "$pageview",
-            "signed_up",
-            "purchased",
           ],
           "sql": "with fe as (select fe0.*, (case when ((sm % 2) >= 1) then 1 when ((sm % 4) >= 2) then 2 when ((sm % 8) >= 4) then 3 else 4 end) as fs from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, epoch_us("e"."timestamp") as ts, "e"."uuid" as uuid,
             cast((case when ("e"."event" = $1) then 1 else 0 end) + (case when ("e"."event" = $2) then 2 else 0 end) + (case when ("e"."event" = $3) then 4 else 0 end) as bigint) as sm,
@@ -404,7 +417,7 @@ describe('funnel SQL, compiled with no database', () => {
             '' as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and (("e"."event" = $5) or ("e"."event" = $6) or ("e"."event" = $7)) and "e"."event" in ($8, $9, $10)) as fe0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."event" in ($5, $6, $7)) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
         u0 as (select r.*, row_number() over (partition by r.tgt order by r.ts, r.fs, r.uuid) as seq, (case when r.sm = 0 then 1 else 0 end) as ex, (case fs when 1 then 0 when 2 then 1 when 3 then 2 else -1 end) as cls from runs as r),
         u1 as (select u0.*, sum(ex) over (partition by tgt order by seq rows between unbounded preceding and current row) as seg, lag(ts) over (partition by tgt order by seq) as pts, lag(ex) over (partition by tgt order by seq) as pex from u0),
@@ -447,9 +460,6 @@ describe('funnel SQL, compiled with no database', () => {
             "$pageview",
             "signed_up",
             "purchased",
-            "$pageview",
-            "signed_up",
-            "purchased",
           ],
           "sql": "with fe as (select fe0.*, (case when ((sm % 2) >= 1) then 1 when ((sm % 4) >= 2) then 2 when ((sm % 8) >= 4) then 3 else 4 end) as fs from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, cast(extract(epoch from "e"."timestamp") * 1000000 as bigint) as ts, "e"."uuid" as uuid,
             cast((case when ("e"."event" = $1) then 1 else 0 end) + (case when ("e"."event" = $2) then 2 else 0 end) + (case when ("e"."event" = $3) then 4 else 0 end) as bigint) as sm,
@@ -457,7 +467,7 @@ describe('funnel SQL, compiled with no database', () => {
             '' as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and (("e"."event" = $5) or ("e"."event" = $6) or ("e"."event" = $7)) and "e"."event" in ($8, $9, $10)) as fe0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."event" in ($5, $6, $7)) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
         u0 as (select r.*, row_number() over (partition by r.tgt order by r.ts, r.fs, r.uuid) as seq, (case when r.sm = 0 then 1 else 0 end) as ex, (case fs when 1 then 0 when 2 then 1 when 3 then 2 else -1 end) as cls from runs as r),
         u1 as (select u0.*, sum(ex) over (partition by tgt order by seq rows between unbounded preceding and current row) as seg, lag(ts) over (partition by tgt order by seq) as pts, lag(ex) over (partition by tgt order by seq) as pex from u0),
@@ -502,9 +512,6 @@ describe('funnel SQL, compiled with no database', () => {
             "$pageview",
             "signed_up",
             "purchased",
-            "$pageview",
-            "signed_up",
-            "purchased",
           ],
           "sql": "with fe as (select fe0.*, (case when ((sm % 2) >= 1) then 1 when ((sm % 4) >= 2) then 2 when ((sm % 8) >= 4) then 3 else 4 end) as fs from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, epoch_us("e"."timestamp") as ts, "e"."uuid" as uuid,
             cast((case when ("e"."event" = $1) then 1 else 0 end) + (case when ("e"."event" = $2) then 2 else 0 end) + (case when ("e"."event" = $3) then 4 else 0 end) as bigint) as sm,
@@ -512,7 +519,7 @@ describe('funnel SQL, compiled with no database', () => {
             '' as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and (("e"."event" = $5) or ("e"."event" = $6) or ("e"."event" = $7)) and "e"."event" in ($8, $9, $10)) as fe0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."event" in ($5, $6, $7)) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
         grp as (select r.*, 0 as multi from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0)
             where r.ts >= sb.lo and r.ts <= sb.hi),
@@ -589,9 +596,6 @@ describe('funnel SQL, compiled with no database', () => {
             "$pageview",
             "signed_up",
             "purchased",
-            "$pageview",
-            "signed_up",
-            "purchased",
           ],
           "sql": "with fe as (select fe0.*, (case when ((sm % 2) >= 1) then 1 when ((sm % 4) >= 2) then 2 when ((sm % 8) >= 4) then 3 else 4 end) as fs from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, cast(extract(epoch from "e"."timestamp") * 1000000 as bigint) as ts, "e"."uuid" as uuid,
             cast((case when ("e"."event" = $1) then 1 else 0 end) + (case when ("e"."event" = $2) then 2 else 0 end) + (case when ("e"."event" = $3) then 4 else 0 end) as bigint) as sm,
@@ -599,7 +603,7 @@ describe('funnel SQL, compiled with no database', () => {
             '' as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and (("e"."event" = $5) or ("e"."event" = $6) or ("e"."event" = $7)) and "e"."event" in ($8, $9, $10)) as fe0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."event" in ($5, $6, $7)) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
         grp as (select r.*, 0 as multi from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0)
             where r.ts >= sb.lo and r.ts <= sb.hi),
@@ -678,9 +682,6 @@ describe('funnel SQL, compiled with no database', () => {
             "$pageview",
             "signed_up",
             "purchased",
-            "$pageview",
-            "signed_up",
-            "purchased",
           ],
           "sql": "with fe as (select fe0.*, (case when ((sm % 2) >= 1) then 1 when ((sm % 4) >= 2) then 2 when ((sm % 8) >= 4) then 3 else 4 end) as fs from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, epoch_us("e"."timestamp") as ts, "e"."uuid" as uuid,
             cast((case when ("e"."event" = $1) then 1 else 0 end) + (case when ("e"."event" = $2) then 2 else 0 end) + (case when ("e"."event" = $3) then 4 else 0 end) as bigint) as sm,
@@ -688,7 +689,7 @@ describe('funnel SQL, compiled with no database', () => {
             coalesce("e"."mp_browser", '') as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and (("e"."event" = $5) or ("e"."event" = $6) or ("e"."event" = $7)) and "e"."event" in ($8, $9, $10)) as fe0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."event" in ($5, $6, $7)) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
         runs as (select fe.tgt, cv.b0 as p0, fe.ts, fe.uuid, fe.sm, fe.xm, fe.fs, fe.b0
                 from fe join (select distinct tgt, b0 from fe where ((sm % 4) >= 2)) as cv on cv.tgt = fe.tgt),
         grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) left join (select tgt, p0, ts from runs as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts
@@ -759,9 +760,6 @@ describe('funnel SQL, compiled with no database', () => {
             "$pageview",
             "signed_up",
             "purchased",
-            "$pageview",
-            "signed_up",
-            "purchased",
           ],
           "sql": "with fe as (select fe0.*, (case when ((sm % 2) >= 1) then 1 when ((sm % 4) >= 2) then 2 when ((sm % 8) >= 4) then 3 else 4 end) as fs from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, cast(extract(epoch from "e"."timestamp") * 1000000 as bigint) as ts, "e"."uuid" as uuid,
             cast((case when ("e"."event" = $1) then 1 else 0 end) + (case when ("e"."event" = $2) then 2 else 0 end) + (case when ("e"."event" = $3) then 4 else 0 end) as bigint) as sm,
@@ -769,7 +767,7 @@ describe('funnel SQL, compiled with no database', () => {
             coalesce("e"."mp_browser", '') as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and (("e"."event" = $5) or ("e"."event" = $6) or ("e"."event" = $7)) and "e"."event" in ($8, $9, $10)) as fe0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."event" in ($5, $6, $7)) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
         runs as (select fe.tgt, cv.b0 as p0, fe.ts, fe.uuid, fe.sm, fe.xm, fe.fs, fe.b0
                 from fe join (select distinct tgt, b0 from fe where ((sm % 4) >= 2)) as cv on cv.tgt = fe.tgt),
         grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) left join (select tgt, p0, ts from runs as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts

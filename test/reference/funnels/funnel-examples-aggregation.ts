@@ -33,6 +33,13 @@ export const AGGREGATION_EXAMPLES: FunnelExample[] = [
     why: 'The same field as properties.$session_id, so the same targets and counts.',
   },
   {
+    name: 'strict, aggregated by an event property: each session is its own sequence',
+    data: SESSIONS,
+    params: { ...STEPS, funnel_order_type: 'strict', funnel_aggregate_by_hogql: 'properties.$session_id' },
+    expected: [step(0, 'signup', 3), step(1, 'buy', 1, 300)],
+    why: "A target's sequence holds only its own events: s1 is signup 10:00, buy 10:05, with nothing between (a's signup of s2 at 12:00 is another target's), so it converts in 300 s; s2 and s3 only sign up; s4 never enters. 3 and 1. (The strict funnel first finds each target's span from its step events, grouped by the expression.)",
+  },
+  {
     name: 'funnel_aggregate_by_hogql person_id is the person',
     data: SESSIONS,
     params: { ...STEPS, funnel_aggregate_by_hogql: 'person_id' },

@@ -96,6 +96,7 @@ export function funnelSources(input: FunnelSourcesInput): FunnelSources {
     targetPresent,
     actorPerson: byHogql === null ? null : PERSON_KEY,
     timestampMicros: src.timestampMicros,
+    timestamp: src.timestamp,
     uuid: src.uuid,
     eventName: src.eventName,
     names: eventNames([...steps, ...request.exclusions.map((x) => x.entity)]),

@@ -1,0 +1,170 @@
+// Funnel SQL of two builds side by side (issue 15): each build's engine compiles the same funnels
+// on the same data (a storage wrapper records the statements it runs), then both SQL sets run
+// interleaved on one connection, medians taken, answers compared.
+//
+//   node benchmarks/funnel-ab.js --old /work/ab/funnel-old --new /work/ab/funnel-new \
+//     --duckdb /work/bench-data/copy.duckdb --project 1 [--rounds 5] [--only REGEX]
+//   node benchmarks/funnel-ab.js ... --pg-schema bench_kept_postgres_1000000
+//   node benchmarks/funnel-ab.js ... --dump FILE     (the statements as JSON, to EXPLAIN; nothing timed)
+//
+// Each build is a checkout with `npx tsc -b` done (its packages' dist/). Both open the data, so
+// both run their migrations on it: give a copy of a kept file. Not imported by anything.
+import { parseArgs } from 'node:util'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { median, now, seconds } from './measure.js'
+
+const { values: args } = parseArgs({
+  options: {
+    old: { type: 'string' },
+    new: { type: 'string' },
+    duckdb: { type: 'string' },
+    'pg-schema': { type: 'string' },
+    project: { type: 'string', default: '1' },
+    rounds: { type: 'string', default: '5' },
+    only: { type: 'string' },
+    dump: { type: 'string' },
+  },
+})
+if (!args.old || !args.new || (!args.duckdb && !args['pg-schema'])) throw new Error('--old DIR --new DIR and --duckdb FILE or --pg-schema NAME')
+const END = new Date('2025-01-01T00:00:00Z')
+const projectId = Number(args.project)
+
+const range = { date_from: '2024-10-03', date_to: '2024-12-31', funnel_window_interval: 14, funnel_window_interval_unit: 'day' }
+const steps = (...ids) => ({ events: ids.map((id, order) => ({ id, order, type: 'events' })) })
+const RARE = ['signup_started', 'signup', 'onboarding_completed']
+/** The funnels compared: the harness's four, and the frequent-step, exclusion, breakdown and trends shapes. */
+const FUNNELS = {
+  'ordered, 3 rare steps': { ...range, ...steps(...RARE) },
+  'ordered, $autocapture middle step': { ...range, ...steps(RARE[0], '$autocapture', RARE[2]) },
+  'ordered, 5 steps, $pageview first and third': { ...range, ...steps('$pageview', 'signup_started', '$pageview', 'signup', 'onboarding_completed') },
+  'unordered, 3 rare steps': { ...range, ...steps(...RARE), funnel_order_type: 'unordered' },
+  'strict, 3 rare steps': { ...range, ...steps(...RARE), funnel_order_type: 'strict' },
+  'strict, $pageview, $pageview, signup': { ...range, ...steps('$pageview', '$pageview', 'signup'), funnel_order_type: 'strict' },
+  'strict, $pageview, $autocapture, $pageview': { ...range, ...steps('$pageview', '$autocapture', '$pageview'), funnel_order_type: 'strict' },
+  'strict, rare steps, an exclusion': {
+    ...range,
+    ...steps(...RARE),
+    funnel_order_type: 'strict',
+    exclusions: [{ id: '$autocapture', type: 'events', funnel_from_step: 0, funnel_to_step: 1 }],
+  },
+  'strict, rare steps, by $browser (all events)': { ...range, ...steps(...RARE), funnel_order_type: 'strict', breakdown: '$browser', breakdown_type: 'event', breakdown_attribution_type: 'all_events' },
+  'strict, rare steps, by $browser (first touch)': { ...range, ...steps(...RARE), funnel_order_type: 'strict', breakdown: '$browser', breakdown_type: 'event' },
+  'strict trends, rare steps': { ...range, ...steps(...RARE), funnel_order_type: 'strict', funnel_viz_type: 'trends', interval: 'week' },
+}
+
+/** Rows as comparable text: a GROUP BY answers in no particular order. */
+const answer = async (rows) => JSON.stringify((await rows).map((r) => JSON.stringify(r)).sort())
+
+const build = async (dir, pkg) => import(pathToFileURL(path.join(dir, 'packages', pkg, 'dist', 'index.js')).href)
+
+/** A connection source whose statements the `record` callback sees, for both databases. */
+async function openRecorder() {
+  const recorded = { current: [] }
+  if (args.duckdb) {
+    const { DuckDBInstance } = await import(pathToFileURL(path.join(args.new, 'node_modules', '@duckdb', 'node-api', 'lib', 'index.js')).href).catch(() => import('@duckdb/node-api'))
+    const instance = await DuckDBInstance.create(args.duckdb)
+    const wrap = (raw) => ({
+      run: (sql, values, types) => (recorded.current.push({ sql, values, types }), raw.run(sql, values, types)),
+      stream: (sql, values, types) => (recorded.current.push({ sql, values, types }), raw.stream(sql, values, types)),
+      createAppender: (table, schema) => raw.createAppender(table, schema),
+      interrupt: () => raw.interrupt(),
+      disconnectSync: () => raw.disconnectSync(),
+    })
+    const replay = await instance.connect()
+    return {
+      recorded,
+      storage: async (dir) => (await build(dir, 'storage-duckdb')).duckdbStorage({ instance: { connect: async () => wrap(await instance.connect()) } }),
+      run: async ({ sql, values, types }) => answer((await replay.run(sql, values, types)).getRowsJson()),
+      close: async () => instance.closeSync(),
+    }
+  }
+  const { default: pg } = await import('pg')
+  const pool = new pg.Pool({ connectionString: process.env.SIGHTLINE_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test', max: 4 })
+  const wrappers = new WeakMap()
+  const recording = {
+    async connect() {
+      const client = await pool.connect()
+      if (!wrappers.has(client)) {
+        wrappers.set(client, {
+          query: (config) => {
+            recorded.current.push({ sql: config.text, values: config.values })
+            // Dumping: a funnel statement is recorded, not run (a slow plan is what one dumps to EXPLAIN).
+            if (args.dump && /\bfe as \(/.test(config.text)) return Promise.resolve({ rows: [], fields: [], rowCount: 0, command: 'SELECT' })
+            return client.query(config)
+          },
+          getTypeParser: (oid, format) => client.getTypeParser(oid, format),
+          release: () => client.release(),
+        })
+      }
+      return wrappers.get(client)
+    },
+    end: async () => {},
+  }
+  const replay = await pool.connect()
+  await replay.query(`set search_path to ${args['pg-schema']}`)
+  return {
+    recorded,
+    storage: async (dir) => (await build(dir, 'storage-postgres')).postgresStorage({ pool: recording, schema: args['pg-schema'] }),
+    run: async ({ sql, values }) => answer((await replay.query({ text: sql, values })).rows),
+    close: async () => (replay.release(), pool.end()),
+  }
+}
+
+/** Each funnel's statement (the one that computes it) as `dir`'s engine runs it. */
+async function capture(recorder, dir) {
+  const { createSightline } = await build(dir, 'core')
+  const sightline = await createSightline({ storage: await recorder.storage(dir), clock: () => END, queries: { timeoutMs: 3_600_000 } })
+  const out = {}
+  try {
+    for (const [name, params] of Object.entries(FUNNELS)) {
+      if (args.only && !new RegExp(args.only).test(name)) continue
+      recorder.recorded.current = []
+      await sightline.query.funnel(projectId, params)
+      const statement = recorder.recorded.current.filter((s) => /\bfe as \(/.test(s.sql)).at(-1)
+      if (!statement) throw new Error(`${dir}: no funnel statement recorded for ${name}`)
+      out[name] = statement
+    }
+  } finally {
+    await sightline.close()
+  }
+  return out
+}
+
+const recorder = await openRecorder()
+try {
+  const before = await capture(recorder, args.old)
+  const after = await capture(recorder, args.new)
+  if (args.dump) {
+    // The statements as text and values, to EXPLAIN by hand; nothing is timed.
+    const { writeFileSync } = await import('node:fs')
+    const plain = (side) => Object.fromEntries(Object.entries(side).map(([k, v]) => [k, { sql: v.sql, values: v.values }]))
+    writeFileSync(args.dump, JSON.stringify({ before: plain(before), after: plain(after) }, (k, v) => (typeof v === 'bigint' ? String(v) : v), 2))
+    process.exit(0)
+  }
+  const rounds = Number(args.rounds)
+  const { loadavg } = await import('node:os')
+  console.log(`load average at start ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${rounds} rounds after a warm-up, interleaved`)
+  console.log('| funnel | before ms | after ms | after / before | same answer |\n|---|---|---|---|---|')
+  for (const name of Object.keys(before)) {
+    const a = await recorder.run(before[name])
+    const b = await recorder.run(after[name])
+    const times = { before: [], after: [], ratio: [] }
+    for (let r = 0; r < rounds; r++) {
+      const order = r % 2 === 0 ? ['before', 'after'] : ['after', 'before']
+      const t = {}
+      for (const side of order) {
+        const start = now()
+        await recorder.run(side === 'before' ? before[name] : after[name])
+        t[side] = seconds(start) * 1000
+        times[side].push(t[side])
+      }
+      times.ratio.push(t.after / t.before)
+    }
+    const same = a === b ? 'yes' : `NO (${a.slice(0, 200)} / ${b.slice(0, 200)})`
+    console.log(`| ${name} | ${median(times.before).toFixed(0)} | ${median(times.after).toFixed(0)} | ${median(times.ratio).toFixed(2)} | ${same} |`)
+  }
+  console.log(`load average at end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
+} finally {
+  await recorder.close()
+}
