@@ -277,6 +277,11 @@ export function dialectContract(harness: () => DialectHarness, traits: DialectTr
     ).toEqual([{ tstz_ok: true, i8: '9007199254740991', null_ok: true, null_string: 'NULL' }])
   })
 
+  it('runs its sessions without JIT compilation (analyses compiled longer than they ran)', async () => {
+    const row = await sql<{ jit: string }>`select current_setting('jit') as jit`.execute(db())
+    expect(row.rows).toEqual([{ jit: 'off' }])
+  })
+
   it('pads whole-second timestamps to six fractional digits', async () => {
     await db().insertInto('typed').values({ id: 1, tstz: '2026-01-01T10:00:00Z' }).execute()
     const row = await db().selectFrom('typed').select('tstz').executeTakeFirstOrThrow()
