@@ -7,6 +7,7 @@ import { createSightline } from '@sightline/core'
 import { duckdbStorage } from '@sightline/storage-duckdb'
 import { clickhouseSqlHooks, clickhouseStorage, ClickHouseDialect, type ChdbSession } from '@sightline/storage-clickhouse'
 import type { ConformanceTarget, FreshDatabase } from '../conformance/target.js'
+import { TEST_DUCKDB_OPTIONS } from './duckdb.js'
 
 const toNumber = (v: unknown) => (typeof v === 'bigint' ? Number(v) : v)
 
@@ -67,7 +68,7 @@ export const clickhouseTarget: ConformanceTarget = {
   async fresh(): Promise<FreshDatabase> {
     const dir = mkdtempSync(join(tmpdir(), 'sightline-chdb-'))
     const session = new Session(join(dir, 'chdb'))
-    const instance = await DuckDBInstance.create(':memory:')
+    const instance = await DuckDBInstance.create(':memory:', TEST_DUCKDB_OPTIONS)
     const connection = await instance.connect()
     const storage = () => clickhouseStorage({ session: session as ChdbSession, companion: duckdbStorage({ instance }) })
     return {
