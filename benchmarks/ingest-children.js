@@ -106,6 +106,8 @@ export async function ingestTargetChild(task) {
   let warnings = 0
   const inFlight = new Set()
   const submit = (batch) => {
+    // posthog-js sends a UUIDv7 with every event: capture then looks each batch's up among the stored events.
+    if (task.clientUuids) for (const e of batch) e.uuid = uuidv7(Date.parse(e.timestamp))
     const start = now()
     const done = sightline.capture(project.id, batch).then((result) => {
       batchMs.push(Number(now() - start) / 1e6)

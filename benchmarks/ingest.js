@@ -20,7 +20,7 @@ const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url))
  * alike; the figures printed are medians over rounds.
  */
 export async function runIngest(options) {
-  const { events, batch, targets, rounds, floors, concurrency, trace, profile } = options
+  const { events, batch, targets, rounds, floors, concurrency, trace, profile, clientUuids = false } = options
   const pgUrl = process.env.SIGHTLINE_PG_URL ?? DEFAULT_PG_URL
   const profileDir = profile ? mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-profile-')) : undefined
   const started = new Date()
@@ -29,7 +29,7 @@ export async function runIngest(options) {
     startedAt: started.toISOString(),
     machine: machine(),
     source: sourceState(),
-    options: { events, batch, targets, rounds, floors, concurrency, end: END, seed: SEED, trace, profile },
+    options: { events, batch, targets, rounds, floors, concurrency, end: END, seed: SEED, trace, profile, clientUuids },
     aims: AIMS,
     summary: undefined,
     rounds: [],
@@ -44,7 +44,7 @@ export async function runIngest(options) {
     measured.generator = await runInChild({ kind: 'ingest-generate', ...common })
     for (const target of targets) {
       if (floors) measured.floors[target] = await measureOnTarget({ kind: 'ingest-floor', ...common }, target, pgUrl, {})
-      measured.targets[target] = await measureOnTarget({ kind: 'ingest-target', ...common, concurrency, trace }, target, pgUrl, { execArgv: execArgv(target) })
+      measured.targets[target] = await measureOnTarget({ kind: 'ingest-target', ...common, concurrency, trace, clientUuids }, target, pgUrl, { execArgv: execArgv(target) })
       if (profileDir) measured.targets[target].profile = summariseProfileDir(path.join(profileDir, `${target}-${r}`))
     }
     report.rounds.push(measured)

@@ -26,7 +26,7 @@ const STAGES = [
   ['capture: PersonStore (load, get, create, merge)', null, 'core/dist/ingest/person-store.js'],
   ['capture: GroupStore', null, 'core/dist/ingest/group-store.js'],
   ['capture: the rest (event rows, formatTimestamp, loop)', null, 'core/dist/ingest/capture.js'],
-  ['duckdb: appendEvents (Appender loop)', null, 'storage-duckdb/dist/duckdb-storage.js'],
+  ['duckdb: insertEventRows (one text per column)', null, 'storage-duckdb/dist/duckdb-storage.js'],
   ['postgres: insertEvents (unnest arrays)', null, 'storage-postgres/dist/insert-events.js'],
 ]
 /** Stages that take a sample only when none of STAGES is on its stack. */

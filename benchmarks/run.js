@@ -21,6 +21,8 @@ const USAGE = `usage: node benchmarks/run.js ingest [options]
   --skip-floors     do not measure each storage's bare insertEvents of the same rows
   --concurrency N   captures in flight at once (default 1: each awaited before the next)
   --trace           time every database statement by kind (wraps the driver; slightly slower)
+  --client-uuids    send each event with a client uuid (a UUIDv7 of its time, as posthog-js does), so
+                    capture checks them against the stored events
   --profile         write a CPU profile per capture child (node --cpu-prof) and summarise it
 
 Postgres: SIGHTLINE_PG_URL (default postgres://postgres@127.0.0.1:5432/test); a fresh schema per
@@ -94,6 +96,7 @@ async function main(argv) {
       'skip-floors': { type: 'boolean', default: false },
       concurrency: { type: 'string', default: '1' },
       trace: { type: 'boolean', default: false },
+      'client-uuids': { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
       suites: { type: 'string', default: 'funnel,trend,retention,paths,correlation' },
       'keep-data': { type: 'string' },
@@ -147,6 +150,7 @@ async function main(argv) {
     concurrency: positiveInteger('--concurrency', values.concurrency),
     trace: values.trace,
     profile: values.profile,
+    clientUuids: values['client-uuids'],
   })
   const failed = report.rounds.some((r) => [r.generator, ...Object.values(r.floors), ...Object.values(r.targets)].some((x) => x?.error))
   if (failed) process.exitCode = 1

@@ -40,6 +40,14 @@ export interface StorageCapabilities {
    * then refused, and the fixed hot-property columns still serve.
    */
   readonly propertySlots: boolean
+  /**
+   * Whether the database finds rows through an index only for a list of
+   * constants (`uuid in ('…', '…')`), never for a join (DuckDB: an UPDATE
+   * joined to a VALUES list scans the whole table). Capture then also names
+   * the keys of the persons it updates as such a list. Default false: where
+   * joins use indexes (Postgres), the extra list only costs planning.
+   */
+  readonly indexesNeedKeyLists?: boolean
 }
 
 /**
@@ -259,6 +267,15 @@ export interface StorageDriver {
    * deleted they say the same as the folded events.
    */
   foldPersonOverrides?(db: Kysely<SightlineDatabase>, projectId: number, overrides: ReadonlyArray<PersonOverride>): Promise<void>
+  /**
+   * The uuids among `uuids` (lower-case uuid texts) already stored in the
+   * project's events, through `db` (capture's transaction). Optional: core's
+   * default reads them 1,000 bound values at a time. An adapter gives its own
+   * when one list parameter serves its database better (DuckDB, which has no
+   * index on event uuids, prunes its scan by the list's range: client uuids
+   * are time-ordered UUIDv7s, so a batch's fall in the recent row groups).
+   */
+  storedEventUuids?(db: Kysely<SightlineDatabase>, projectId: number, uuids: ReadonlyArray<string>): Promise<Iterable<string>>
   /**
    * The schema holding Sightline's tables when the database has several
    * (Postgres's `search_path`); core keeps its migration records there too.

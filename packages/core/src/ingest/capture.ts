@@ -39,7 +39,7 @@ export async function capture(ctx: EngineContext, projectId: number, input: unkn
   const { result, definitionsWritten, overrides } = await withWriteRetries(ctx, projectWrites(projectId), 'capture', () =>
       ctx.db.transaction().execute(async (trx) => {
         const warnings: IngestionWarning[] = []
-        const fresh = await dropDuplicates(trx, projectId, prepared)
+        const fresh = await dropDuplicates(ctx, trx, projectId, prepared)
         const span = capturedSpan(fresh)
         const persons = new PersonStore(trx, projectId, ctx.adapter.capabilities, ctx.adapter.sql)
         const groups = new GroupStore(trx, projectId, ctx.adapter.capabilities)
@@ -105,12 +105,16 @@ function identityIds(e: PreparedEvent): string[] {
 }
 
 /** Events whose uuid was already stored, or repeats within the batch, are skipped. */
-async function dropDuplicates(db: EngineContext['db'], projectId: number, events: PreparedEvent[]): Promise<PreparedEvent[]> {
+async function dropDuplicates(ctx: EngineContext, db: EngineContext['db'], projectId: number, events: PreparedEvent[]): Promise<PreparedEvent[]> {
   const seen = new Set<string>()
   const clientUuids = [...new Set(events.filter((e) => e.clientUuid).map((e) => e.uuid))]
-  for (const part of chunk(clientUuids, 1000)) {
-    const rows = await db.selectFrom('events').select('uuid').where('project_id', '=', projectId).where('uuid', 'in', part).execute()
-    for (const r of rows) seen.add(r.uuid)
+  if (clientUuids.length > 0 && ctx.driver.storedEventUuids) {
+    for (const uuid of await ctx.driver.storedEventUuids(db, projectId, clientUuids)) seen.add(uuid)
+  } else {
+    for (const part of chunk(clientUuids, 1000)) {
+      const rows = await db.selectFrom('events').select('uuid').where('project_id', '=', projectId).where('uuid', 'in', part).execute()
+      for (const r of rows) seen.add(r.uuid)
+    }
   }
   return events.filter((e) => {
     if (seen.has(e.uuid)) return false
