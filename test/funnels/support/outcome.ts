@@ -1,4 +1,4 @@
-import { ValidationError } from '../../../packages/core/src/errors.js'
+import { ValidationError } from '@sightline/core'
 import { RefValidationError } from '../../reference/shared/ref-dates.js'
 
 /** An answer, or the 400 it ended in, named by its parameter, so that engine and reference compare either way. */
