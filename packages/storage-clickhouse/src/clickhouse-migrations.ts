@@ -4,6 +4,7 @@ import { ClickHouseQueryCompiler } from './dialect/clickhouse-query-compiler.js'
 import type { ClickHouseExecutor } from './dialect/clickhouse-executor.js'
 import { clickhouseSqlHooks, jsonTextOf } from './clickhouse-sql-hooks.js'
 import { foldPersonOverrides } from './fold-person-overrides.js'
+import { SINGLE_SERVER, type ClickHouseTopology } from './clickhouse-topology.js'
 
 /** How a migration reaches ClickHouse: the executor of the connection it runs on. */
 export type ExecutorOf = (db: Kysely<any>) => Promise<ClickHouseExecutor>
@@ -25,7 +26,7 @@ const materialized = MATERIALIZED_PROPERTIES.map(
  * hot properties' columns are DEFAULT expressions, so ClickHouse computes
  * them from `properties` at insert with `jsonText`'s own spelling.
  */
-const EVENTS = sql`create table if not exists events (
+const EVENTS_COLUMNS = sql`(
   uuid UUID,
   project_id Int32,
   event String,
@@ -38,9 +39,47 @@ const EVENTS = sql`create table if not exists events (
   elements_chain String,
   person_id Nullable(UUID),
   ${sql.join(materialized)}
-) engine = ReplacingMergeTree
-partition by toYYYYMM(timestamp)
+)`
+const EVENTS_LAYOUT = sql`partition by toYYYYMM(timestamp)
 order by (project_id, toDate(timestamp), cityHash64(distinct_id), timestamp, uuid)`
+const EVENTS = sql`create table if not exists events ${EVENTS_COLUMNS} engine = ReplacingMergeTree
+${EVENTS_LAYOUT}`
+
+/**
+ * Events on a cluster, as PostHog keeps them (`sharded_events` behind a
+ * Distributed `events`): each shard's rows in `events_local`, replicated
+ * among the shard's replicas (the path names the shard and the database;
+ * `{shard}` and `{replica}` are the nodes' macros), created on every node;
+ * and `events`, the Distributed table analyses and inserts name, routing
+ * each row to the shard of its distinct id's hash, the sorting key's person
+ * key, so that all events of a distinct id live on one shard. The cluster's
+ * name is a validated identifier (ClickHouse takes no parameter there).
+ */
+function clusterEvents(topology: ClickHouseTopology & { cluster: string }): RawBuilder<unknown>[] {
+  const on = sql.raw(topology.onCluster)
+  return [
+    sql`create table if not exists events_local${on} ${EVENTS_COLUMNS}
+engine = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/events_local', '{replica}')
+${EVENTS_LAYOUT}`,
+    // currentDatabase(): the database the table is created in, as ClickHouse's documentation of Distributed suggests.
+    sql`create table if not exists events${on} as events_local
+engine = Distributed(${sql.lit(topology.cluster)}, currentDatabase(), 'events_local', cityHash64(distinct_id))`,
+  ]
+}
+
+/**
+ * A database that has Sightline's single-server events cannot take the
+ * cluster's: `create table if not exists events` would keep the old table.
+ * Refused, with the reason, rather than left half converted (converting one
+ * is not done).
+ */
+async function refuseSingleServerEvents(executor: ClickHouseExecutor): Promise<void> {
+  const { data } = await executor.query(`select engine from system.tables where database = currentDatabase() and name = 'events'`, {})
+  const engine = data[0]?.[0]
+  if (engine !== undefined && engine !== 'Distributed') {
+    throw new Error(`events is a ${String(engine)} table here: a cluster needs a database without Sightline's single-server tables (moving them onto a cluster is not done)`)
+  }
+}
 
 /**
  * The numeric hot properties (core's MATERIALIZED_NUMBERS) as DEFAULT
@@ -48,17 +87,18 @@ order by (project_id, toDate(timestamp), cityHash64(distinct_id), timestamp, uui
  * Parts written before the column existed compute the DEFAULT when read, so
  * old events need no backfill.
  */
-const MATERIALIZED_NUMBER_COLUMNS = MATERIALIZED_NUMBERS.map(
-  ({ key, column }) =>
-    sql`alter table events add column if not exists ${sql.id(column)} Nullable(Float64) DEFAULT ${clickhouseSqlHooks.textToDouble(jsonTextOf(sql.ref('properties'), sql.lit(key)))}`,
-)
+const materializedNumberColumns = (table: RawBuilder<unknown>) =>
+  MATERIALIZED_NUMBERS.map(
+    ({ key, column }) =>
+      sql`alter table ${table} add column if not exists ${sql.id(column)} Nullable(Float64) DEFAULT ${clickhouseSqlHooks.textToDouble(jsonTextOf(sql.ref('properties'), sql.lit(key)))}`,
+  )
 
 /**
  * Core's promoted-property slot columns, so that ClickHouse's events have
  * every column of the companion's. Never filled here: this storage has no
  * `propertySlots`, so nothing promotes and no query reads them.
  */
-const SLOT_COLUMNS = sql`alter table events ${sql.join([
+const slotColumnsOf = (table: RawBuilder<unknown>) => sql`alter table ${table} ${sql.join([
   ...slotColumns('String').map((c) => sql`add column if not exists ${sql.id(c)} Nullable(String)`),
   ...slotColumns('Numeric').map((c) => sql`add column if not exists ${sql.id(c)} Nullable(Float64)`),
 ])}`
@@ -68,11 +108,11 @@ const SLOT_COLUMNS = sql`alter table events ${sql.join([
  * ClickHouse under those names (SQL user-defined functions, server-wide):
  * `strpos(text, part)`, 1-based, 0 when absent, is ClickHouse's `position`.
  */
-const FUNCTIONS = sql`create function if not exists strpos as (haystack, needle) -> position(haystack, needle)`
+const functions = (on: RawBuilder<unknown>) => sql`create function if not exists strpos${on} as (haystack, needle) -> position(haystack, needle)`
 /** `md5(text)` as Postgres and DuckDB spell it: the digest in lower-case hex (ClickHouse's `MD5` gives the 16 bytes). */
-const MD5 = sql`create function if not exists md5 as (text) -> lower(hex(MD5(text)))`
+const md5 = (on: RawBuilder<unknown>) => sql`create function if not exists md5${on} as (text) -> lower(hex(MD5(text)))`
 /** `chr(code)` as ClickHouse's `char`: the same character for ASCII codes, which are all core writes (paths' `chr(10)`); `char` takes bytes, not code points, above 127. */
-const CHR = sql`create function if not exists chr as (code) -> char(code)`
+const chr = (on: RawBuilder<unknown>) => sql`create function if not exists chr${on} as (code) -> char(code)`
 
 /**
  * Before squashes reached ClickHouse's events, ClickHouse's copy of the
@@ -97,44 +137,44 @@ async function foldKeptOverrides(executor: ClickHouseExecutor): Promise<void> {
   await executor.command('drop table person_distinct_id_overrides', {})
 }
 
-/** The adapter's ClickHouse schema. Idempotent DDL: ClickHouse has no transactions to roll a half-run migration back. */
-export function clickhouseMigrations(executorOf: ExecutorOf): Record<string, Migration> {
+/**
+ * The tables a column is added to: on a cluster the shards' `events_local`
+ * first (its ALTER replicates within each shard), then the Distributed
+ * `events`, whose columns are its own (each `ON CLUSTER`); on one server `events`.
+ */
+const eventTables = (topology: ClickHouseTopology): RawBuilder<unknown>[] =>
+  topology.cluster === null ? [sql`events`] : [sql`events_local${sql.raw(topology.onCluster)}`, sql`events${sql.raw(topology.onCluster)}`]
+
+/**
+ * The adapter's ClickHouse schema. Idempotent DDL: ClickHouse has no
+ * transactions to roll a half-run migration back. On a cluster (`topology`)
+ * every statement runs `ON CLUSTER` (see `clusterEvents`); the migration
+ * names are the same, so one history describes either layout.
+ */
+export function clickhouseMigrations(executorOf: ExecutorOf, topology: ClickHouseTopology = SINGLE_SERVER): Record<string, Migration> {
+  const on = sql.raw(topology.onCluster)
+  const run = async (db: Kysely<any>, statements: ReadonlyArray<RawBuilder<unknown>>) => {
+    const executor = await executorOf(db)
+    for (const statement of statements) await executor.command(compileForClickHouse(statement).sql, {})
+  }
   return {
     clickhouse_0001_events: {
       async up(db) {
-        const compiled = compileForClickHouse(EVENTS)
-        await (await executorOf(db)).command(compiled.sql, {})
+        if (topology.cluster === null) return run(db, [EVENTS])
+        await refuseSingleServerEvents(await executorOf(db))
+        await run(db, clusterEvents({ ...topology, cluster: topology.cluster }))
       },
     },
-    clickhouse_0002_functions: {
-      async up(db) {
-        await (await executorOf(db)).command(compileForClickHouse(FUNCTIONS).sql, {})
-      },
-    },
-    clickhouse_0003_md5: {
-      async up(db) {
-        await (await executorOf(db)).command(compileForClickHouse(MD5).sql, {})
-      },
-    },
-    clickhouse_0004_chr: {
-      async up(db) {
-        await (await executorOf(db)).command(compileForClickHouse(CHR).sql, {})
-      },
-    },
-    clickhouse_0005_materialized_numbers: {
-      async up(db) {
-        for (const statement of MATERIALIZED_NUMBER_COLUMNS) await (await executorOf(db)).command(compileForClickHouse(statement).sql, {})
-      },
-    },
-    clickhouse_0006_property_slots: {
-      async up(db) {
-        // One ALTER for all of them: an ALTER is about 90 ms on chDB, and every fresh database (each conformance case) runs this.
-        await (await executorOf(db)).command(compileForClickHouse(SLOT_COLUMNS).sql, {})
-      },
-    },
+    clickhouse_0002_functions: { up: (db) => run(db, [functions(on)]) },
+    clickhouse_0003_md5: { up: (db) => run(db, [md5(on)]) },
+    clickhouse_0004_chr: { up: (db) => run(db, [chr(on)]) },
+    clickhouse_0005_materialized_numbers: { up: (db) => run(db, eventTables(topology).flatMap(materializedNumberColumns)) },
+    // One ALTER per table for all of them: an ALTER is about 90 ms on chDB, and every fresh database (each conformance case) runs this.
+    clickhouse_0006_property_slots: { up: (db) => run(db, eventTables(topology).map(slotColumnsOf)) },
     clickhouse_0007_fold_kept_overrides: {
       async up(db) {
-        await foldKeptOverrides(await executorOf(db))
+        // A cluster's database starts with this layout, where the copy of the overrides never kept squashed rows.
+        if (topology.cluster === null) await foldKeptOverrides(await executorOf(db))
       },
     },
   }

@@ -4,6 +4,7 @@ import { clickhouseSqlHooks } from './clickhouse-sql-hooks.js'
 import { clickhouseMigrations } from './clickhouse-migrations.js'
 import { insertEvents, removeEvents } from './insert-events.js'
 import { foldPersonOverrides } from './fold-person-overrides.js'
+import { clusterTopology, SINGLE_SERVER, type ClickHouseTopology } from './clickhouse-topology.js'
 import { chdbExecutor } from './dialect/chdb-executor.js'
 import { clientExecutor } from './dialect/client-executor.js'
 import type { ChdbSession, ClickHouseClient } from './dialect/clickhouse-dialect-config.js'
@@ -21,8 +22,26 @@ import type { EventWriter, RoutingConnection } from './companion/routing-connect
 export type ClickHouseTarget =
   | { readonly path: string }
   | { readonly session: ChdbSession }
-  | { readonly url: string }
-  | { readonly client: ClickHouseClient }
+  | ({ readonly url: string } & ClusterOption)
+  | ({ readonly client: ClickHouseClient } & ClusterOption)
+
+/** Where a server target keeps its tables. */
+export interface ClusterOption {
+  /**
+   * The ClickHouse cluster (a `remote_servers` name of the servers' config,
+   * whose nodes define the `{shard}` and `{replica}` macros) that holds
+   * Sightline's tables, or none. With a cluster, migrations create the
+   * shards' `events_local` (ReplicatedReplacingMergeTree) and a Distributed
+   * `events` sharded by the distinct id's hash on every node; inserts wait
+   * until every shard stored its rows; mutations and deletes go to
+   * `events_local` on every node; the copies of person tables are whole on
+   * every node; analyses read other Distributed reads with GLOBAL IN and
+   * GLOBAL JOIN (README, *A cluster*). Letters, digits, `_` and `-`,
+   * starting with a letter or `_` (else a RangeError). Default: none, the
+   * tables are the server's own.
+   */
+  readonly cluster?: string
+}
 
 /** Options of `clickhouseStorage`. */
 export type ClickHouseStorageOptions = ClickHouseTarget & {
@@ -43,10 +62,18 @@ export type ClickHouseStorageOptions = ClickHouseTarget & {
  */
 const COPIES = new WeakMap<object, TableCopies>()
 
-function copiesOf(target: object, executor: ClickHouseExecutor, alwaysRefresh: boolean): TableCopies {
+function copiesOf(target: object, executor: ClickHouseExecutor, alwaysRefresh: boolean, topology: ClickHouseTopology): TableCopies {
   let copies = COPIES.get(target)
-  if (!copies) COPIES.set(target, (copies = new TableCopies(executor, alwaysRefresh)))
+  if (!copies) COPIES.set(target, (copies = new TableCopies(executor, alwaysRefresh, topology)))
   return copies
+}
+
+/** The topology `options` name: a cluster (validated, server targets only) or one server. */
+function topologyOf(options: ClickHouseStorageOptions, server: boolean): ClickHouseTopology {
+  const cluster = (options as ClusterOption).cluster
+  if (cluster === undefined) return SINGLE_SERVER
+  if (!server) throw new RangeError('cluster needs a ClickHouse server target (url or client): chDB runs in this process, on no cluster')
+  return clusterTopology(cluster)
 }
 
 /** What the adapter needs of a client it created itself. */
@@ -76,6 +103,7 @@ export function clickhouseStorage(options: ClickHouseStorageOptions): StorageAda
   const { companion } = options
   // Several processes can write one server; a chDB data directory belongs to one process.
   const multiProcess = 'client' in options || 'url' in options
+  const topology = topologyOf(options, multiProcess)
   return {
     name: 'clickhouse',
     // Core fills promoted-property slots with UPDATEs of the companion's events, which queries here do not read.
@@ -87,12 +115,13 @@ export function clickhouseStorage(options: ClickHouseStorageOptions): StorageAda
       let drained: (() => Promise<void>) | undefined
       let target: ChdbSession | ClickHouseClient
       let executor: ClickHouseExecutor
-      if ('client' in options) executor = clientExecutor((target = options.client))
+      const serverOptions = { insertSettings: topology.insertSettings }
+      if ('client' in options) executor = clientExecutor((target = options.client), serverOptions)
       else if ('session' in options) executor = chdbExecutor((target = options.session))
       else if ('url' in options) {
         const { createClient } = await import('@clickhouse/client')
         target = ownedClient = createClient({ url: options.url }) as unknown as OwnedClient
-        executor = clientExecutor(ownedClient)
+        executor = clientExecutor(ownedClient, serverOptions)
       }
       else {
         const chdb = await import('chdb')
@@ -100,7 +129,7 @@ export function clickhouseStorage(options: ClickHouseStorageOptions): StorageAda
         drained = chdb.drainPending
         executor = chdbExecutor(owned)
       }
-      const copies = copiesOf(target, executor, multiProcess)
+      const copies = copiesOf(target, executor, multiProcess, topology)
       let inner: StorageDriver
       try {
         inner = await companion.open()
@@ -109,17 +138,17 @@ export function clickhouseStorage(options: ClickHouseStorageOptions): StorageAda
         await ownedClient?.close()
         throw error
       }
-      const events: EventWriter = { write: (ex, rows) => insertEvents(ex, rows, multiProcess), remove: removeEvents }
+      const events: EventWriter = { write: (ex, rows) => insertEvents(ex, rows, multiProcess), remove: (ex, rows) => removeEvents(ex, rows, topology) }
       const executorOf = (db: Kysely<any>) => db.getExecutor().provideConnection(async (c) => (c as RoutingConnection).executor)
       let closed = false
       return {
         dialect: new RoutingDialect(inner.dialect, executor, events, copies),
-        migrations: { ...inner.migrations, ...clickhouseMigrations(executorOf) },
+        migrations: { ...inner.migrations, ...clickhouseMigrations(executorOf, topology) },
         ...(inner.schema !== undefined && { schema: inner.schema }),
         insertEvents: (db: Kysely<SightlineDatabase>, rows: ReadonlyArray<EventRow>) =>
           rows.length === 0 ? Promise.resolve(0) : db.getExecutor().provideConnection((c) => (c as RoutingConnection).insertEvents(rows)),
         // The squash's UPDATE would reach the companion's empty events table: ClickHouse's events are folded here, before the companion deletes the overrides.
-        foldPersonOverrides: async (db, projectId, overrides) => foldPersonOverrides(await executorOf(db), projectId, overrides),
+        foldPersonOverrides: async (db, projectId, overrides) => foldPersonOverrides(await executorOf(db), projectId, overrides, topology),
         isWriteConflict: (error: unknown) => inner.isWriteConflict(error),
         ...(inner.afterMigrations && { afterMigrations: (db: Kysely<SightlineDatabase>) => inner.afterMigrations!(db) }),
         async close() {

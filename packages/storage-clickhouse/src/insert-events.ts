@@ -1,10 +1,13 @@
 import { EVENT_COLUMNS, type EventRow } from '@sightline/core/storage'
 import type { ClickHouseExecutor } from './dialect/clickhouse-executor.js'
+import { SINGLE_SERVER, type ClickHouseTopology } from './clickhouse-topology.js'
 
 /**
  * Writes event rows to ClickHouse in one `JSONEachRow` insert (ClickHouse's
  * own parser reads the batch; no INSERT text is built). The materialized
- * property columns are left out: their DEFAULT expressions fill them.
+ * property columns are left out: their DEFAULT expressions fill them. On a
+ * cluster `events` is the Distributed table, which routes each row to its
+ * shard; the executor's insert settings make that synchronous.
  *
  * When `checkStored`, rows whose `(project_id, uuid)` ClickHouse already
  * holds are dropped first (several processes write one server); a chDB
@@ -44,11 +47,14 @@ async function dropStored(executor: ClickHouseExecutor, rows: ReadonlyArray<Even
 /**
  * Deletes the rows `insertEvents` wrote, by `(project_id, uuid)`: the undo
  * of a write whose companion transaction then failed to commit. A
- * lightweight DELETE, visible to the next read.
+ * lightweight DELETE, visible to the next read. On a cluster it deletes
+ * from the shards' `events_local` on every node (a Distributed table takes
+ * no DELETE; each shard's DELETE runs on one of its replicas and
+ * replicates, waited for by `lightweight_deletes_sync`'s default, 2).
  */
-export async function removeEvents(executor: ClickHouseExecutor, rows: ReadonlyArray<EventRow>): Promise<void> {
+export async function removeEvents(executor: ClickHouseExecutor, rows: ReadonlyArray<EventRow>, topology: ClickHouseTopology = SINGLE_SERVER): Promise<void> {
   for (const projectId of new Set(rows.map((r) => r.project_id))) {
     const uuids = rows.filter((r) => r.project_id === projectId).map((r) => r.uuid)
-    await executor.command('delete from events where project_id = {p:Int32} and has({u:Array(UUID)}, uuid)', { p: projectId, u: uuids })
+    await executor.command(`delete from ${topology.eventRows}${topology.onCluster} where project_id = {p:Int32} and has({u:Array(UUID)}, uuid)`, { p: projectId, u: uuids })
   }
 }

@@ -1,6 +1,7 @@
 import { CompiledQuery, type DatabaseConnection } from 'kysely'
 import type { ClickHouseExecutor } from '../dialect/clickhouse-executor.js'
 import { COPIED_TABLES } from './copied-tables.js'
+import { SINGLE_SERVER, type ClickHouseTopology } from '../clickhouse-topology.js'
 
 interface CompanionColumn {
   readonly name: string
@@ -15,6 +16,13 @@ interface CompanionColumn {
  * companion's rows and swaps a new ClickHouse table in (`EXCHANGE TABLES`,
  * atomic), so a reader sees the old copy or the new one.
  *
+ * On a cluster every node holds the whole copy (a replicated table whose
+ * replicas are all the nodes): the DDL runs `ON CLUSTER`, the rows are
+ * inserted on one node and `SYSTEM SYNC REPLICA ... ON CLUSTER` waits until
+ * every node has them, then the swap runs on every node. Each node's swap is
+ * atomic; the nodes' are not one: an analysis running during a refresh may
+ * join one shard's events with the old copy and another's with the new.
+ *
  * Interim: a refresh copies the whole table. It keeps analyses exact while
  * core writes persons only to the companion; PostHog's form, where ingestion
  * writes versioned person rows to ClickHouse as it writes them to Postgres,
@@ -28,6 +36,8 @@ export class TableCopies {
     private readonly executor: ClickHouseExecutor,
     /** True when other processes may write the companion (a server): then no copy is ever taken as fresh. */
     private readonly alwaysRefresh: boolean,
+    /** Where the copies live. Default: one server. */
+    private readonly topology: ClickHouseTopology = SINGLE_SERVER,
   ) {}
 
   /** Companion writes to `tables` committed: their copies are stale. */
@@ -63,16 +73,33 @@ export class TableCopies {
     const definition = columns.map((c) => `${quote(c.name)} ${clickhouseType(c)}`).join(', ')
     const chRows = rows.map((row) => toClickHouseRow(row, columns))
     const next = `${table}__sightline_next`
-    await this.executor.command(`drop table if exists ${quote(next)}`, {})
-    await this.executor.command(`create table ${quote(next)} (${definition}) engine = MergeTree order by (${orderBy.map(quote).join(', ')})`, {})
+    const { onCluster, cluster } = this.topology
+    const body = `(${definition}) engine = ${cluster === null ? 'MergeTree' : REPLICATED_EVERYWHERE} order by (${orderBy.map(quote).join(', ')})`
+    // On a cluster a dropped replicated table leaves its replication metadata until it is removed: SYNC removes it now.
+    const drop = cluster === null ? '' : ' sync'
+    await this.executor.command(`drop table if exists ${quote(next)}${onCluster}${drop}`, {})
+    await this.executor.command(`create table ${quote(next)}${onCluster} ${body}`, {})
     await this.executor.insertRows(next, columns.map((c) => c.name), chRows)
-    await this.executor.command(`create table if not exists ${quote(table)} as ${quote(next)}`, {})
-    await this.executor.command(`exchange tables ${quote(next)} and ${quote(table)}`, {})
-    await this.executor.command(`drop table ${quote(next)}`, {})
+    // The rows were inserted on one node; every node holds them before the swap makes them what analyses join.
+    if (cluster !== null) await this.executor.command(`system sync replica${onCluster} ${quote(next)}`, {})
+    // Created with its own definition rather than `as next`, which on a cluster would copy next's replication path.
+    await this.executor.command(`create table if not exists ${quote(table)}${onCluster} ${body}`, {})
+    await this.executor.command(`exchange tables ${quote(next)} and ${quote(table)}${onCluster}`, {})
+    await this.executor.command(`drop table ${quote(next)}${onCluster}${drop}`, {})
   }
 }
 
 const quote = (name: string) => `"${name}"`
+
+/**
+ * A copy's engine on a cluster: one replicated table whose replicas are all
+ * the nodes (a replication path with no `{shard}`, and replica names unique
+ * across shards, as PostHog keeps its person tables), so that a shard's part
+ * of an analysis joins its events with the whole copy on its own node.
+ * `{uuid}` gives every creation a path of its own: the copy and its next
+ * version swap names, and each keeps the path it was created with.
+ */
+const REPLICATED_EVERYWHERE = "ReplicatedMergeTree('/clickhouse/tables/{uuid}/all', '{replica}-{shard}')"
 
 /** The companion's columns of `table`, from information_schema (DuckDB and Postgres both keep it). */
 async function companionColumns(table: string, companion: DatabaseConnection): Promise<CompanionColumn[]> {

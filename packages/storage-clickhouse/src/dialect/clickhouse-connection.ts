@@ -26,16 +26,19 @@ export class ClickHouseConnection implements DatabaseConnection {
     const steps = cteTables(compiled.sql, `sightline_cte_${randomUUID().replaceAll('-', '')}_`)
     if (steps === null) return { rows: normalizeRows(await this.executor.query(compiled.sql, params), this.jsonColumns) as R[] }
     // CTEs read more than once become tables for the statement's run (see cteTables), dropped however it ends.
+    // On a server, in a session of their own: temporary tables, on the node that runs the statement (a proxy routes a
+    // session to one node), gone with the session if this process dies. chDB's session keeps them already.
+    const executor = this.executor.session?.() ?? this.executor
+    // Temporary tables where they outlive the statement (chDB: a quarter of the cost of a table's DDL).
+    const temporary = executor.sessionTables
     try {
-      // Temporary tables where they outlive the statement (chDB: a quarter of the cost of a table's DDL).
-      const temporary = this.executor.sessionTables
       for (const { table, query } of steps.tables) {
-        const columns = mayQualifyColumns(query) ? (await this.executor.query(`describe (${query})`, params)).data.map((row) => String(row[0])) : null
-        await this.executor.command(createTable(table, query, columns, temporary), params)
+        const columns = mayQualifyColumns(query) ? (await executor.query(`describe (${query})`, params)).data.map((row) => String(row[0])) : null
+        await executor.command(createTable(table, query, columns, temporary), params)
       }
-      return { rows: normalizeRows(await this.executor.query(steps.query, params), this.jsonColumns) as R[] }
+      return { rows: normalizeRows(await executor.query(steps.query, params), this.jsonColumns) as R[] }
     } finally {
-      for (const table of steps.drops) await this.executor.command(`drop ${this.executor.sessionTables ? 'temporary ' : ''}table if exists ${table}`, {}).catch(() => {})
+      for (const table of steps.drops) await executor.command(`drop ${temporary ? 'temporary ' : ''}table if exists ${table}`, {}).catch(() => {})
     }
   }
 

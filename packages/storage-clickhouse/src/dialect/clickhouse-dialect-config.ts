@@ -8,16 +8,27 @@ export interface ChdbSession {
   insert(params: { table: string; values: string | Buffer; format: 'JSONEachRow'; columns?: ReadonlyArray<string> }): Promise<{ rowsWritten: number }>
 }
 
-/** The subset of `@clickhouse/client`'s `ClickHouseClient` the dialect uses. */
+/**
+ * The subset of `@clickhouse/client`'s `ClickHouseClient` the dialect uses.
+ * `session_id` names the server session a request runs in (temporary tables
+ * live as long as it); absent, the request has none of its own.
+ */
 export interface ClickHouseClient {
   query(params: {
     query: string
     query_params?: Record<string, unknown>
     format: 'JSONCompact'
     clickhouse_settings?: Record<string, unknown>
+    session_id?: string
   }): Promise<{ json<T>(): Promise<T> }>
-  command(params: { query: string; query_params?: Record<string, unknown>; clickhouse_settings?: Record<string, unknown> }): Promise<unknown>
-  insert(params: { table: string; values: ReadonlyArray<Readonly<Record<string, unknown>>>; format: 'JSONEachRow'; columns?: [string, ...string[]] }): Promise<unknown>
+  command(params: { query: string; query_params?: Record<string, unknown>; clickhouse_settings?: Record<string, unknown>; session_id?: string }): Promise<unknown>
+  insert(params: {
+    table: string
+    values: ReadonlyArray<Readonly<Record<string, unknown>>>
+    format: 'JSONEachRow'
+    columns?: [string, ...string[]]
+    clickhouse_settings?: Record<string, unknown>
+  }): Promise<unknown>
 }
 
 /** Where `ClickHouseDialect` runs its SQL: an open chDB session or a client of a ClickHouse server. */

@@ -23,6 +23,12 @@ export interface ClickHouseExecutor {
    * session.
    */
   readonly sessionTables: boolean
+  /**
+   * An executor whose statements share one server session of their own, so
+   * that a temporary table outlives its statement (`sessionTables` true
+   * there). Absent where statements share a session already (chDB).
+   */
+  session?(): ClickHouseExecutor
   /** Releases what the executor opened itself (never a session or client the host passed). Safe to call twice. */
   close(): Promise<void>
 }
