@@ -37,8 +37,10 @@ describe('funnel correlation SQL, compiled with no database', () => {
           "$pageview",
           "signed_up",
           7,
-          "$pageview",
-          "signed_up",
+          [
+            "$pageview",
+            "signed_up",
+          ],
           7,
           [
             "$pageview",
@@ -54,7 +56,7 @@ describe('funnel correlation SQL, compiled with no database', () => {
           '' as b0
           
           
-          from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $3 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."event" in ($4, $5)) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
+          from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $3 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($4, "e"."event")) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
       runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
       grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) left join (select tgt, p0, ts from runs as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts
           where r.ts >= sb.lo and r.ts <= sb.hi),
@@ -67,10 +69,11 @@ describe('funnel correlation SQL, compiled with no database', () => {
       i2 as (select tgt, p0, seq, 0 as k, st, t1, cast(null as bigint) as ts, cast(null as varchar) as u, 0 as multi from t1
       union all
       select tgt, p0, seq, 1, cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi from occ where kind = 1 and lvl = 2),
-      w2 as (select tgt, p0, seq, k, ts, u, multi, st,
-          max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt order by seq rows between unbounded preceding and current row) as c1
+      w2 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.st,
+          r.tb, lt.st as cst, lt.t1 as c1
           
-          from i2),
+          from (select tgt, p0, seq, k, ts, u, multi, st,
+          max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb from i2) as r left join t1 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
       v2 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c1 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
           from w2 as w left join (select tgt, p0, seq, sts from t1 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
           where w.k in (1, 2) and (w.tb is not null)),
@@ -88,7 +91,7 @@ describe('funnel correlation SQL, compiled with no database', () => {
               select a.*, row_number() over (partition by tgt order by lvl desc, seq) as rn from alld as a) as r where rn = 1),
       ca as (select tgt, reached, t1 as first_ts, t2 as final_ts from outcome)
       select 0 as tot, e.event as ev, cast(null as varchar) as k, cast(null as varchar) as v, count(distinct case when ca.reached = 1 then ca.tgt end) as s, count(distinct case when ca.reached <> 1 then ca.tgt end) as f
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id join ca on ca.tgt = coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) where ((e.project_id = $6 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz)) and epoch_us("e"."timestamp") > ca.first_ts and epoch_us("e"."timestamp") < coalesce(ca.final_ts, ca.first_ts + 1209600000000) and not coalesce(list_contains($7, "e"."event"), false)) and not coalesce(list_contains($8, "e"."event"), false) group by e.event
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id join ca on ca.tgt = coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) where ((e.project_id = $5 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz)) and epoch_us("e"."timestamp") > ca.first_ts and epoch_us("e"."timestamp") < coalesce(ca.final_ts, ca.first_ts + 1209600000000) and not coalesce(list_contains($6, "e"."event"), false)) and not coalesce(list_contains($7, "e"."event"), false) group by e.event
       union all
       select 1 as tot, cast(null as varchar) as ev, cast(null as varchar) as k, cast(null as varchar) as v,
           count(case when ca.reached = 1 then 1 end) as s, count(case when ca.reached <> 1 then 1 end) as f from ca",
@@ -102,8 +105,10 @@ describe('funnel correlation SQL, compiled with no database', () => {
           "$pageview",
           "signed_up",
           7,
-          "$pageview",
-          "signed_up",
+          [
+            "$pageview",
+            "signed_up",
+          ],
           7,
           [
             "$pageview",
@@ -119,7 +124,7 @@ describe('funnel correlation SQL, compiled with no database', () => {
           '' as b0
           
           
-          from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $3 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."event" in ($4, $5)) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
+          from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $3 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = any(cast($4 as text[])))) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
       runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
       grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) left join (select tgt, p0, ts from runs as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts
           where r.ts >= sb.lo and r.ts <= sb.hi),
@@ -132,10 +137,11 @@ describe('funnel correlation SQL, compiled with no database', () => {
       i2 as (select tgt, p0, seq, 0 as k, st, t1, cast(null as bigint) as ts, cast(null as varchar) as u, 0 as multi from t1
       union all
       select tgt, p0, seq, 1, cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi from occ where kind = 1 and lvl = 2),
-      w2 as (select tgt, p0, seq, k, ts, u, multi, st,
-          max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt order by seq rows between unbounded preceding and current row) as c1
+      w2 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.st,
+          r.tb, lt.st as cst, lt.t1 as c1
           
-          from i2),
+          from (select tgt, p0, seq, k, ts, u, multi, st,
+          max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb from i2) as r left join t1 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
       v2 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c1 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
           from w2 as w left join (select tgt, p0, seq, sts from t1 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
           where w.k in (1, 2) and (w.tb is not null)),
@@ -153,7 +159,7 @@ describe('funnel correlation SQL, compiled with no database', () => {
               select a.*, row_number() over (partition by tgt order by lvl desc, seq) as rn from alld as a) as r where rn = 1),
       ca as (select tgt, reached, t1 as first_ts, t2 as final_ts from outcome)
       select 0 as tot, e.event as ev, cast(null as varchar) as k, cast(null as varchar) as v, count(distinct case when ca.reached = 1 then ca.tgt end) as s, count(distinct case when ca.reached <> 1 then ca.tgt end) as f
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id join ca on ca.tgt = coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) where ((e.project_id = $6 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz)) and cast(extract(epoch from "e"."timestamp") * 1000000 as bigint) > ca.first_ts and cast(extract(epoch from "e"."timestamp") * 1000000 as bigint) < coalesce(ca.final_ts, ca.first_ts + 1209600000000) and not coalesce(("e"."event" = any(cast($7 as text[]))), false)) and not coalesce(("e"."event" = any(cast($8 as text[]))), false) group by e.event
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id join ca on ca.tgt = coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) where ((e.project_id = $5 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz)) and cast(extract(epoch from "e"."timestamp") * 1000000 as bigint) > ca.first_ts and cast(extract(epoch from "e"."timestamp") * 1000000 as bigint) < coalesce(ca.final_ts, ca.first_ts + 1209600000000) and not coalesce(("e"."event" = any(cast($6 as text[]))), false)) and not coalesce(("e"."event" = any(cast($7 as text[]))), false) group by e.event
       union all
       select 1 as tot, cast(null as varchar) as ev, cast(null as varchar) as k, cast(null as varchar) as v,
           count(case when ca.reached = 1 then 1 end) as s, count(case when ca.reached <> 1 then 1 end) as f from ca",

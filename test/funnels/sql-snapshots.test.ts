@@ -47,9 +47,11 @@ describe('funnel SQL, compiled with no database', () => {
             "signed_up",
             "purchased",
             7,
-            "$pageview",
-            "signed_up",
-            "purchased",
+            [
+              "$pageview",
+              "signed_up",
+              "purchased",
+            ],
           ],
           "sql": "with fe as (select fe0.*, (case when ((sm % 2) >= 1) then 1 when ((sm % 4) >= 2) then 2 when ((sm % 8) >= 4) then 3 else 4 end) as fs from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, epoch_us("e"."timestamp") as ts, "e"."uuid" as uuid,
             cast((case when ("e"."event" = $1) then 1 else 0 end) + (case when ("e"."event" = $2) then 2 else 0 end) + (case when ("e"."event" = $3) then 4 else 0 end) as bigint) as sm,
@@ -57,7 +59,7 @@ describe('funnel SQL, compiled with no database', () => {
             '' as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."event" in ($5, $6, $7)) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($5, "e"."event")) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
         grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) left join (select tgt, p0, ts from runs as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts
             where r.ts >= sb.lo and r.ts <= sb.hi),
@@ -70,10 +72,11 @@ describe('funnel SQL, compiled with no database', () => {
         i2 as (select tgt, p0, seq, 0 as k, st, t1, cast(null as bigint) as ts, cast(null as varchar) as u, 0 as multi from t1
         union all
         select tgt, p0, seq, 1, cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi from occ where kind = 1 and lvl = 2),
-        w2 as (select tgt, p0, seq, k, ts, u, multi, st,
-            max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt order by seq rows between unbounded preceding and current row) as c1
+        w2 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.st,
+            r.tb, lt.st as cst, lt.t1 as c1
             
-            from i2),
+            from (select tgt, p0, seq, k, ts, u, multi, st,
+            max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb from i2) as r left join t1 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
         v2 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c1 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
             from w2 as w left join (select tgt, p0, seq, sts from t1 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null)),
@@ -87,10 +90,11 @@ describe('funnel SQL, compiled with no database', () => {
         i3 as (select tgt, p0, seq, 0 as k, st, t1, t2, cast(null as bigint) as ts, cast(null as varchar) as u, 0 as multi from t2
         union all
         select tgt, p0, seq, 1, cast(null as bigint), cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi from occ where kind = 1 and lvl = 3),
-        w3 as (select tgt, p0, seq, k, ts, u, multi, st,
-            max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt order by seq rows between unbounded preceding and current row) as c1, max(case when k = 0 then t2 end) over (partition by tgt order by seq rows between unbounded preceding and current row) as c2
+        w3 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.st,
+            r.tb, lt.st as cst, lt.t1 as c1, lt.t2 as c2
             
-            from i3),
+            from (select tgt, p0, seq, k, ts, u, multi, st,
+            max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb from i3) as r left join t2 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
         v3 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, w.c2, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c2 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
             from w3 as w left join (select tgt, p0, seq, sts from t2 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null)),
@@ -121,9 +125,11 @@ describe('funnel SQL, compiled with no database', () => {
             "signed_up",
             "purchased",
             7,
-            "$pageview",
-            "signed_up",
-            "purchased",
+            [
+              "$pageview",
+              "signed_up",
+              "purchased",
+            ],
           ],
           "sql": "with fe as (select fe0.*, (case when ((sm % 2) >= 1) then 1 when ((sm % 4) >= 2) then 2 when ((sm % 8) >= 4) then 3 else 4 end) as fs from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, cast(extract(epoch from "e"."timestamp") * 1000000 as bigint) as ts, "e"."uuid" as uuid,
             cast((case when ("e"."event" = $1) then 1 else 0 end) + (case when ("e"."event" = $2) then 2 else 0 end) + (case when ("e"."event" = $3) then 4 else 0 end) as bigint) as sm,
@@ -131,7 +137,7 @@ describe('funnel SQL, compiled with no database', () => {
             '' as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."event" in ($5, $6, $7)) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = any(cast($5 as text[])))) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
         grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) left join (select tgt, p0, ts from runs as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts
             where r.ts >= sb.lo and r.ts <= sb.hi),
@@ -144,10 +150,11 @@ describe('funnel SQL, compiled with no database', () => {
         i2 as (select tgt, p0, seq, 0 as k, st, t1, cast(null as bigint) as ts, cast(null as varchar) as u, 0 as multi from t1
         union all
         select tgt, p0, seq, 1, cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi from occ where kind = 1 and lvl = 2),
-        w2 as (select tgt, p0, seq, k, ts, u, multi, st,
-            max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt order by seq rows between unbounded preceding and current row) as c1
+        w2 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.st,
+            r.tb, lt.st as cst, lt.t1 as c1
             
-            from i2),
+            from (select tgt, p0, seq, k, ts, u, multi, st,
+            max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb from i2) as r left join t1 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
         v2 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c1 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
             from w2 as w left join (select tgt, p0, seq, sts from t1 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null)),
@@ -161,10 +168,11 @@ describe('funnel SQL, compiled with no database', () => {
         i3 as (select tgt, p0, seq, 0 as k, st, t1, t2, cast(null as bigint) as ts, cast(null as varchar) as u, 0 as multi from t2
         union all
         select tgt, p0, seq, 1, cast(null as bigint), cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi from occ where kind = 1 and lvl = 3),
-        w3 as (select tgt, p0, seq, k, ts, u, multi, st,
-            max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt order by seq rows between unbounded preceding and current row) as c1, max(case when k = 0 then t2 end) over (partition by tgt order by seq rows between unbounded preceding and current row) as c2
+        w3 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.st,
+            r.tb, lt.st as cst, lt.t1 as c1, lt.t2 as c2
             
-            from i3),
+            from (select tgt, p0, seq, k, ts, u, multi, st,
+            max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb from i3) as r left join t2 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
         v3 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, w.c2, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c2 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
             from w3 as w left join (select tgt, p0, seq, sts from t2 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null)),
@@ -203,10 +211,12 @@ describe('funnel SQL, compiled with no database', () => {
             "purchased",
             "logged_out",
             7,
-            "$pageview",
-            "signed_up",
-            "purchased",
-            "logged_out",
+            [
+              "$pageview",
+              "signed_up",
+              "purchased",
+              "logged_out",
+            ],
             7,
           ],
           "sql": "with fe as (select fe0.*, (case when ((sm % 2) >= 1) then 1 when ((sm % 4) >= 2) then 2 when ((sm % 8) >= 4) then 3 else 4 end) as fs from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, epoch_us("e"."timestamp") as ts, "e"."uuid" as uuid,
@@ -215,8 +225,8 @@ describe('funnel SQL, compiled with no database', () => {
             '' as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id join (select * from (select tgt, min(case when is0 then ets end) as lo, max(case when isx then ets end) as hi from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, "e"."timestamp" as ets, ("e"."event" = $5) as is0, (("e"."event" = $6) or ("e"."event" = $7) or ("e"."event" = $8) or (("e"."event" = $9))) as isx from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $10 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."event" in ($11, $12, $13, $14)) as nm group by tgt) as sp
-            where lo is not null) as fsp on fsp.tgt = coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) where (e.project_id = $15 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."timestamp" >= fsp.lo and "e"."timestamp" <= fsp.hi) as fe0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id join (select * from (select tgt, min(case when is0 then ets end) as lo, max(case when isx then ets end) as hi from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, "e"."timestamp" as ets, ("e"."event" = $5) as is0, (("e"."event" = $6) or ("e"."event" = $7) or ("e"."event" = $8) or (("e"."event" = $9))) as isx from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $10 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($11, "e"."event")) as nm group by tgt) as sp
+            where lo is not null) as fsp on fsp.tgt = coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) where (e.project_id = $12 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."timestamp" >= fsp.lo and "e"."timestamp" <= fsp.hi) as fe0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
         spn as (select r.* from runs as r join (select tgt, p0, min(case when ((sm % 2) >= 1) then ts end) as lo, max(ts) as hi from runs where sm <> 0 or xm <> 0 group by tgt, p0) as sp on (sp.tgt = r.tgt and sp.p0 = r.p0) where r.ts >= sp.lo and r.ts <= sp.hi),
         cmp as (select * from (
@@ -240,10 +250,11 @@ describe('funnel SQL, compiled with no database', () => {
         select tgt, p0, seq, 1, cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi, cast(null as bigint), r0, r1 from occ where kind = 1 and lvl = 2
         union all
         select tgt, p0, seq, 2, cast(null as bigint), cast(null as bigint), ts, cast(null as varchar), 0, cast(null as bigint), r0, r1 from occ where kind = 2 and lvl = 1),
-        w2 as (select tgt, p0, seq, k, ts, u, multi, st,
-            max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt order by seq rows between unbounded preceding and current row) as c1
-            , max(case when k = 0 then rc end) over (partition by tgt order by seq rows between unbounded preceding and current row) as trc, cc, nc
-            from i2),
+        w2 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.st,
+            r.tb, lt.st as cst, lt.t1 as c1
+            , lt.rc as trc, r.cc, r.nc
+            from (select tgt, p0, seq, k, ts, u, multi, st, cc, nc,
+            max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb from i2) as r left join t1 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
         v2 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.nc as seg, w.cst, w.c1, ms.sts as psts, (w.k = 1 and (w.tb is not null and w.cc = w.trc) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c1 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null and w.cc = w.trc) and w.ts - w.cst <= 1209600000000) as vx
             from w2 as w left join (select tgt, p0, seq, sts from t1 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null and w.cc = w.trc)),
@@ -263,10 +274,11 @@ describe('funnel SQL, compiled with no database', () => {
         i3 as (select tgt, p0, seq, 0 as k, st, t1, t2, cast(null as bigint) as ts, cast(null as varchar) as u, 0 as multi, rc, cast(null as bigint) as cc, cast(null as bigint) as nc from t2
         union all
         select tgt, p0, seq, 1, cast(null as bigint), cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi, cast(null as bigint), r1, r2 from occ where kind = 1 and lvl = 3),
-        w3 as (select tgt, p0, seq, k, ts, u, multi, st,
-            max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt order by seq rows between unbounded preceding and current row) as c1, max(case when k = 0 then t2 end) over (partition by tgt order by seq rows between unbounded preceding and current row) as c2
-            , max(case when k = 0 then rc end) over (partition by tgt order by seq rows between unbounded preceding and current row) as trc, cc, nc
-            from i3),
+        w3 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.st,
+            r.tb, lt.st as cst, lt.t1 as c1, lt.t2 as c2
+            , lt.rc as trc, r.cc, r.nc
+            from (select tgt, p0, seq, k, ts, u, multi, st, cc, nc,
+            max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb from i3) as r left join t2 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
         v3 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.nc as seg, w.cst, w.c1, w.c2, ms.sts as psts, (w.k = 1 and (w.tb is not null and w.cc = w.trc) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c2 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null and w.cc = w.trc) and w.ts - w.cst <= 1209600000000) as vx
             from w3 as w left join (select tgt, p0, seq, sts from t2 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null and w.cc = w.trc)),
@@ -307,10 +319,12 @@ describe('funnel SQL, compiled with no database', () => {
             "purchased",
             "logged_out",
             7,
-            "$pageview",
-            "signed_up",
-            "purchased",
-            "logged_out",
+            [
+              "$pageview",
+              "signed_up",
+              "purchased",
+              "logged_out",
+            ],
             7,
           ],
           "sql": "with fe as (select fe0.*, (case when ((sm % 2) >= 1) then 1 when ((sm % 4) >= 2) then 2 when ((sm % 8) >= 4) then 3 else 4 end) as fs from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, cast(extract(epoch from "e"."timestamp") * 1000000 as bigint) as ts, "e"."uuid" as uuid,
@@ -319,8 +333,8 @@ describe('funnel SQL, compiled with no database', () => {
             '' as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id join (select * from (select tgt, min(case when is0 then ets end) as lo, max(case when isx then ets end) as hi from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, "e"."timestamp" as ets, ("e"."event" = $5) as is0, (("e"."event" = $6) or ("e"."event" = $7) or ("e"."event" = $8) or (("e"."event" = $9))) as isx from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $10 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."event" in ($11, $12, $13, $14)) as nm group by tgt) as sp
-            where lo is not null) as fsp on fsp.tgt = coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) where (e.project_id = $15 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."timestamp" >= fsp.lo and "e"."timestamp" <= fsp.hi) as fe0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id join (select * from (select tgt, min(case when is0 then ets end) as lo, max(case when isx then ets end) as hi from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, "e"."timestamp" as ets, ("e"."event" = $5) as is0, (("e"."event" = $6) or ("e"."event" = $7) or ("e"."event" = $8) or (("e"."event" = $9))) as isx from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $10 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = any(cast($11 as text[])))) as nm group by tgt) as sp
+            where lo is not null) as fsp on fsp.tgt = coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) where (e.project_id = $12 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."timestamp" >= fsp.lo and "e"."timestamp" <= fsp.hi) as fe0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
         spn as (select r.* from runs as r join (select tgt, p0, min(case when ((sm % 2) >= 1) then ts end) as lo, max(ts) as hi from runs where sm <> 0 or xm <> 0 group by tgt, p0) as sp on (sp.tgt = r.tgt and sp.p0 = r.p0) where r.ts >= sp.lo and r.ts <= sp.hi),
         cmp as (select * from (
@@ -344,10 +358,11 @@ describe('funnel SQL, compiled with no database', () => {
         select tgt, p0, seq, 1, cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi, cast(null as bigint), r0, r1 from occ where kind = 1 and lvl = 2
         union all
         select tgt, p0, seq, 2, cast(null as bigint), cast(null as bigint), ts, cast(null as varchar), 0, cast(null as bigint), r0, r1 from occ where kind = 2 and lvl = 1),
-        w2 as (select tgt, p0, seq, k, ts, u, multi, st,
-            max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt order by seq rows between unbounded preceding and current row) as c1
-            , max(case when k = 0 then rc end) over (partition by tgt order by seq rows between unbounded preceding and current row) as trc, cc, nc
-            from i2),
+        w2 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.st,
+            r.tb, lt.st as cst, lt.t1 as c1
+            , lt.rc as trc, r.cc, r.nc
+            from (select tgt, p0, seq, k, ts, u, multi, st, cc, nc,
+            max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb from i2) as r left join t1 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
         v2 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.nc as seg, w.cst, w.c1, ms.sts as psts, (w.k = 1 and (w.tb is not null and w.cc = w.trc) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c1 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null and w.cc = w.trc) and w.ts - w.cst <= 1209600000000) as vx
             from w2 as w left join (select tgt, p0, seq, sts from t1 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null and w.cc = w.trc)),
@@ -367,10 +382,11 @@ describe('funnel SQL, compiled with no database', () => {
         i3 as (select tgt, p0, seq, 0 as k, st, t1, t2, cast(null as bigint) as ts, cast(null as varchar) as u, 0 as multi, rc, cast(null as bigint) as cc, cast(null as bigint) as nc from t2
         union all
         select tgt, p0, seq, 1, cast(null as bigint), cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi, cast(null as bigint), r1, r2 from occ where kind = 1 and lvl = 3),
-        w3 as (select tgt, p0, seq, k, ts, u, multi, st,
-            max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt order by seq rows between unbounded preceding and current row) as c1, max(case when k = 0 then t2 end) over (partition by tgt order by seq rows between unbounded preceding and current row) as c2
-            , max(case when k = 0 then rc end) over (partition by tgt order by seq rows between unbounded preceding and current row) as trc, cc, nc
-            from i3),
+        w3 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.st,
+            r.tb, lt.st as cst, lt.t1 as c1, lt.t2 as c2
+            , lt.rc as trc, r.cc, r.nc
+            from (select tgt, p0, seq, k, ts, u, multi, st, cc, nc,
+            max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb from i3) as r left join t2 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
         v3 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.nc as seg, w.cst, w.c1, w.c2, ms.sts as psts, (w.k = 1 and (w.tb is not null and w.cc = w.trc) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c2 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null and w.cc = w.trc) and w.ts - w.cst <= 1209600000000) as vx
             from w3 as w left join (select tgt, p0, seq, sts from t2 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null and w.cc = w.trc)),
@@ -407,9 +423,11 @@ describe('funnel SQL, compiled with no database', () => {
             "signed_up",
             "purchased",
             7,
-            "$pageview",
-            "signed_up",
-            "purchased",
+            [
+              "$pageview",
+              "signed_up",
+              "purchased",
+            ],
           ],
           "sql": "with fe as (select fe0.*, (case when ((sm % 2) >= 1) then 1 when ((sm % 4) >= 2) then 2 when ((sm % 8) >= 4) then 3 else 4 end) as fs from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, epoch_us("e"."timestamp") as ts, "e"."uuid" as uuid,
             cast((case when ("e"."event" = $1) then 1 else 0 end) + (case when ("e"."event" = $2) then 2 else 0 end) + (case when ("e"."event" = $3) then 4 else 0 end) as bigint) as sm,
@@ -417,7 +435,7 @@ describe('funnel SQL, compiled with no database', () => {
             '' as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."event" in ($5, $6, $7)) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($5, "e"."event")) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
         u0 as (select r.*, row_number() over (partition by r.tgt order by r.ts, r.fs, r.uuid) as seq, (case when r.sm = 0 then 1 else 0 end) as ex, (case fs when 1 then 0 when 2 then 1 when 3 then 2 else -1 end) as cls from runs as r),
         u1 as (select u0.*, sum(ex) over (partition by tgt order by seq rows between unbounded preceding and current row) as seg, lag(ts) over (partition by tgt order by seq) as pts, lag(ex) over (partition by tgt order by seq) as pex from u0),
@@ -457,9 +475,11 @@ describe('funnel SQL, compiled with no database', () => {
             "signed_up",
             "purchased",
             7,
-            "$pageview",
-            "signed_up",
-            "purchased",
+            [
+              "$pageview",
+              "signed_up",
+              "purchased",
+            ],
           ],
           "sql": "with fe as (select fe0.*, (case when ((sm % 2) >= 1) then 1 when ((sm % 4) >= 2) then 2 when ((sm % 8) >= 4) then 3 else 4 end) as fs from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, cast(extract(epoch from "e"."timestamp") * 1000000 as bigint) as ts, "e"."uuid" as uuid,
             cast((case when ("e"."event" = $1) then 1 else 0 end) + (case when ("e"."event" = $2) then 2 else 0 end) + (case when ("e"."event" = $3) then 4 else 0 end) as bigint) as sm,
@@ -467,7 +487,7 @@ describe('funnel SQL, compiled with no database', () => {
             '' as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."event" in ($5, $6, $7)) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = any(cast($5 as text[])))) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
         u0 as (select r.*, row_number() over (partition by r.tgt order by r.ts, r.fs, r.uuid) as seq, (case when r.sm = 0 then 1 else 0 end) as ex, (case fs when 1 then 0 when 2 then 1 when 3 then 2 else -1 end) as cls from runs as r),
         u1 as (select u0.*, sum(ex) over (partition by tgt order by seq rows between unbounded preceding and current row) as seg, lag(ts) over (partition by tgt order by seq) as pts, lag(ex) over (partition by tgt order by seq) as pex from u0),
@@ -509,9 +529,11 @@ describe('funnel SQL, compiled with no database', () => {
             "signed_up",
             "purchased",
             7,
-            "$pageview",
-            "signed_up",
-            "purchased",
+            [
+              "$pageview",
+              "signed_up",
+              "purchased",
+            ],
           ],
           "sql": "with fe as (select fe0.*, (case when ((sm % 2) >= 1) then 1 when ((sm % 4) >= 2) then 2 when ((sm % 8) >= 4) then 3 else 4 end) as fs from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, epoch_us("e"."timestamp") as ts, "e"."uuid" as uuid,
             cast((case when ("e"."event" = $1) then 1 else 0 end) + (case when ("e"."event" = $2) then 2 else 0 end) + (case when ("e"."event" = $3) then 4 else 0 end) as bigint) as sm,
@@ -519,7 +541,7 @@ describe('funnel SQL, compiled with no database', () => {
             '' as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."event" in ($5, $6, $7)) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($5, "e"."event")) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
         grp as (select r.*, 0 as multi from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0)
             where r.ts >= sb.lo and r.ts <= sb.hi),
@@ -534,10 +556,11 @@ describe('funnel SQL, compiled with no database', () => {
         i2 as (select tgt, p0, per, seq, 0 as k, st, t1, cast(null as bigint) as ts, cast(null as varchar) as u, 0 as multi from t1
         union all
         select tgt, p0, per, seq, 1, cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi from occ where kind = 1 and lvl = 2),
-        w2 as (select tgt, p0, per, seq, k, ts, u, multi, st,
-            max(case when k = 0 then seq end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as c1
+        w2 as (select r.tgt, r.p0, r.per, r.seq, r.k, r.ts, r.u, r.multi, r.st,
+            r.tb, lt.st as cst, lt.t1 as c1
             
-            from i2),
+            from (select tgt, p0, per, seq, k, ts, u, multi, st,
+            max(case when k = 0 then seq end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as tb from i2) as r left join t1 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0 and lt.per = r.per) and lt.seq = r.tb),
         v2 as (select w.tgt, w.p0, w.per, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c1 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
             from w2 as w left join (select tgt, p0, per, seq, sts from t1 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0 and ms.per = w.per) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null)),
@@ -551,10 +574,11 @@ describe('funnel SQL, compiled with no database', () => {
         i3 as (select tgt, p0, per, seq, 0 as k, st, t1, t2, cast(null as bigint) as ts, cast(null as varchar) as u, 0 as multi from t2
         union all
         select tgt, p0, per, seq, 1, cast(null as bigint), cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi from occ where kind = 1 and lvl = 3),
-        w3 as (select tgt, p0, per, seq, k, ts, u, multi, st,
-            max(case when k = 0 then seq end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as c1, max(case when k = 0 then t2 end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as c2
+        w3 as (select r.tgt, r.p0, r.per, r.seq, r.k, r.ts, r.u, r.multi, r.st,
+            r.tb, lt.st as cst, lt.t1 as c1, lt.t2 as c2
             
-            from i3),
+            from (select tgt, p0, per, seq, k, ts, u, multi, st,
+            max(case when k = 0 then seq end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as tb from i3) as r left join t2 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0 and lt.per = r.per) and lt.seq = r.tb),
         v3 as (select w.tgt, w.p0, w.per, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, w.c2, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c2 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
             from w3 as w left join (select tgt, p0, per, seq, sts from t2 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0 and ms.per = w.per) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null)),
@@ -593,9 +617,11 @@ describe('funnel SQL, compiled with no database', () => {
             "signed_up",
             "purchased",
             7,
-            "$pageview",
-            "signed_up",
-            "purchased",
+            [
+              "$pageview",
+              "signed_up",
+              "purchased",
+            ],
           ],
           "sql": "with fe as (select fe0.*, (case when ((sm % 2) >= 1) then 1 when ((sm % 4) >= 2) then 2 when ((sm % 8) >= 4) then 3 else 4 end) as fs from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, cast(extract(epoch from "e"."timestamp") * 1000000 as bigint) as ts, "e"."uuid" as uuid,
             cast((case when ("e"."event" = $1) then 1 else 0 end) + (case when ("e"."event" = $2) then 2 else 0 end) + (case when ("e"."event" = $3) then 4 else 0 end) as bigint) as sm,
@@ -603,7 +629,7 @@ describe('funnel SQL, compiled with no database', () => {
             '' as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."event" in ($5, $6, $7)) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = any(cast($5 as text[])))) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
         grp as (select r.*, 0 as multi from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0)
             where r.ts >= sb.lo and r.ts <= sb.hi),
@@ -618,10 +644,11 @@ describe('funnel SQL, compiled with no database', () => {
         i2 as (select tgt, p0, per, seq, 0 as k, st, t1, cast(null as bigint) as ts, cast(null as varchar) as u, 0 as multi from t1
         union all
         select tgt, p0, per, seq, 1, cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi from occ where kind = 1 and lvl = 2),
-        w2 as (select tgt, p0, per, seq, k, ts, u, multi, st,
-            max(case when k = 0 then seq end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as c1
+        w2 as (select r.tgt, r.p0, r.per, r.seq, r.k, r.ts, r.u, r.multi, r.st,
+            r.tb, lt.st as cst, lt.t1 as c1
             
-            from i2),
+            from (select tgt, p0, per, seq, k, ts, u, multi, st,
+            max(case when k = 0 then seq end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as tb from i2) as r left join t1 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0 and lt.per = r.per) and lt.seq = r.tb),
         v2 as (select w.tgt, w.p0, w.per, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c1 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
             from w2 as w left join (select tgt, p0, per, seq, sts from t1 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0 and ms.per = w.per) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null)),
@@ -635,10 +662,11 @@ describe('funnel SQL, compiled with no database', () => {
         i3 as (select tgt, p0, per, seq, 0 as k, st, t1, t2, cast(null as bigint) as ts, cast(null as varchar) as u, 0 as multi from t2
         union all
         select tgt, p0, per, seq, 1, cast(null as bigint), cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi from occ where kind = 1 and lvl = 3),
-        w3 as (select tgt, p0, per, seq, k, ts, u, multi, st,
-            max(case when k = 0 then seq end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as c1, max(case when k = 0 then t2 end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as c2
+        w3 as (select r.tgt, r.p0, r.per, r.seq, r.k, r.ts, r.u, r.multi, r.st,
+            r.tb, lt.st as cst, lt.t1 as c1, lt.t2 as c2
             
-            from i3),
+            from (select tgt, p0, per, seq, k, ts, u, multi, st,
+            max(case when k = 0 then seq end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as tb from i3) as r left join t2 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0 and lt.per = r.per) and lt.seq = r.tb),
         v3 as (select w.tgt, w.p0, w.per, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, w.c2, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c2 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
             from w3 as w left join (select tgt, p0, per, seq, sts from t2 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0 and ms.per = w.per) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null)),
@@ -679,9 +707,11 @@ describe('funnel SQL, compiled with no database', () => {
             "signed_up",
             "purchased",
             7,
-            "$pageview",
-            "signed_up",
-            "purchased",
+            [
+              "$pageview",
+              "signed_up",
+              "purchased",
+            ],
           ],
           "sql": "with fe as (select fe0.*, (case when ((sm % 2) >= 1) then 1 when ((sm % 4) >= 2) then 2 when ((sm % 8) >= 4) then 3 else 4 end) as fs from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, epoch_us("e"."timestamp") as ts, "e"."uuid" as uuid,
             cast((case when ("e"."event" = $1) then 1 else 0 end) + (case when ("e"."event" = $2) then 2 else 0 end) + (case when ("e"."event" = $3) then 4 else 0 end) as bigint) as sm,
@@ -689,7 +719,7 @@ describe('funnel SQL, compiled with no database', () => {
             coalesce("e"."mp_browser", '') as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."event" in ($5, $6, $7)) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($5, "e"."event")) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
         runs as (select fe.tgt, cv.b0 as p0, fe.ts, fe.uuid, fe.sm, fe.xm, fe.fs, fe.b0
                 from fe join (select distinct tgt, b0 from fe where ((sm % 4) >= 2)) as cv on cv.tgt = fe.tgt),
         grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) left join (select tgt, p0, ts from runs as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts
@@ -703,10 +733,11 @@ describe('funnel SQL, compiled with no database', () => {
         i2 as (select tgt, p0, seq, 0 as k, st, t1, cast(null as bigint) as ts, cast(null as varchar) as u, 0 as multi, cast(null as varchar) as b0 from t1
         union all
         select tgt, p0, seq, 1, cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi, b0 from occ where kind = 1 and lvl = 2),
-        w2 as (select tgt, p0, seq, k, ts, u, multi, b0, st,
-            max(case when k = 0 then seq end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as c1
+        w2 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.b0, r.st,
+            r.tb, lt.st as cst, lt.t1 as c1
             
-            from i2),
+            from (select tgt, p0, seq, k, ts, u, multi, b0, st,
+            max(case when k = 0 then seq end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as tb from i2) as r left join t1 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
         v2 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and w.b0 = w.p0 and not coalesce((w.multi = 1 and w.c1 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
             from w2 as w left join (select tgt, p0, seq, sts from t1 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null)),
@@ -720,10 +751,11 @@ describe('funnel SQL, compiled with no database', () => {
         i3 as (select tgt, p0, seq, 0 as k, st, t1, t2, cast(null as bigint) as ts, cast(null as varchar) as u, 0 as multi from t2
         union all
         select tgt, p0, seq, 1, cast(null as bigint), cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi from occ where kind = 1 and lvl = 3),
-        w3 as (select tgt, p0, seq, k, ts, u, multi, st,
-            max(case when k = 0 then seq end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as c1, max(case when k = 0 then t2 end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as c2
+        w3 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.st,
+            r.tb, lt.st as cst, lt.t1 as c1, lt.t2 as c2
             
-            from i3),
+            from (select tgt, p0, seq, k, ts, u, multi, st,
+            max(case when k = 0 then seq end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as tb from i3) as r left join t2 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
         v3 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, w.c2, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c2 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
             from w3 as w left join (select tgt, p0, seq, sts from t2 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null)),
@@ -757,9 +789,11 @@ describe('funnel SQL, compiled with no database', () => {
             "signed_up",
             "purchased",
             7,
-            "$pageview",
-            "signed_up",
-            "purchased",
+            [
+              "$pageview",
+              "signed_up",
+              "purchased",
+            ],
           ],
           "sql": "with fe as (select fe0.*, (case when ((sm % 2) >= 1) then 1 when ((sm % 4) >= 2) then 2 when ((sm % 8) >= 4) then 3 else 4 end) as fs from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, cast(extract(epoch from "e"."timestamp") * 1000000 as bigint) as ts, "e"."uuid" as uuid,
             cast((case when ("e"."event" = $1) then 1 else 0 end) + (case when ("e"."event" = $2) then 2 else 0 end) + (case when ("e"."event" = $3) then 4 else 0 end) as bigint) as sm,
@@ -767,7 +801,7 @@ describe('funnel SQL, compiled with no database', () => {
             coalesce("e"."mp_browser", '') as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and "e"."event" in ($5, $6, $7)) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = any(cast($5 as text[])))) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
         runs as (select fe.tgt, cv.b0 as p0, fe.ts, fe.uuid, fe.sm, fe.xm, fe.fs, fe.b0
                 from fe join (select distinct tgt, b0 from fe where ((sm % 4) >= 2)) as cv on cv.tgt = fe.tgt),
         grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) left join (select tgt, p0, ts from runs as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts
@@ -781,10 +815,11 @@ describe('funnel SQL, compiled with no database', () => {
         i2 as (select tgt, p0, seq, 0 as k, st, t1, cast(null as bigint) as ts, cast(null as varchar) as u, 0 as multi, cast(null as varchar) as b0 from t1
         union all
         select tgt, p0, seq, 1, cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi, b0 from occ where kind = 1 and lvl = 2),
-        w2 as (select tgt, p0, seq, k, ts, u, multi, b0, st,
-            max(case when k = 0 then seq end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as c1
+        w2 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.b0, r.st,
+            r.tb, lt.st as cst, lt.t1 as c1
             
-            from i2),
+            from (select tgt, p0, seq, k, ts, u, multi, b0, st,
+            max(case when k = 0 then seq end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as tb from i2) as r left join t1 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
         v2 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and w.b0 = w.p0 and not coalesce((w.multi = 1 and w.c1 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
             from w2 as w left join (select tgt, p0, seq, sts from t1 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null)),
@@ -798,10 +833,11 @@ describe('funnel SQL, compiled with no database', () => {
         i3 as (select tgt, p0, seq, 0 as k, st, t1, t2, cast(null as bigint) as ts, cast(null as varchar) as u, 0 as multi from t2
         union all
         select tgt, p0, seq, 1, cast(null as bigint), cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi from occ where kind = 1 and lvl = 3),
-        w3 as (select tgt, p0, seq, k, ts, u, multi, st,
-            max(case when k = 0 then seq end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as c1, max(case when k = 0 then t2 end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as c2
+        w3 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.st,
+            r.tb, lt.st as cst, lt.t1 as c1, lt.t2 as c2
             
-            from i3),
+            from (select tgt, p0, seq, k, ts, u, multi, st,
+            max(case when k = 0 then seq end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as tb from i3) as r left join t2 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
         v3 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, w.c2, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c2 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
             from w3 as w left join (select tgt, p0, seq, sts from t2 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null)),

@@ -99,7 +99,7 @@ export function funnelSources(input: FunnelSourcesInput): FunnelSources {
     timestamp: src.timestamp,
     uuid: src.uuid,
     eventName: src.eventName,
-    names: eventNames([...steps, ...request.exclusions.map((x) => x.entity)]),
+    named: namedIn(src.eventName, eventNames([...steps, ...request.exclusions.map((x) => x.entity)]), hooks),
     steps: steps.map((s) => {
       const matches = seriesCondition(s, src, action)
       if (!isFirstTimeMath(s.math)) return matches
@@ -110,6 +110,10 @@ export function funnelSources(input: FunnelSourcesInput): FunnelSources {
     cohorts,
   }
 }
+
+/** "The event has one of `names`"; null without names. */
+const namedIn = (eventName: Expression<string>, names: ReadonlyArray<string> | null, hooks: SqlHooks): Expression<SqlBool> | null =>
+  names === null ? null : (hooks.textInList(eventName, names) as Expression<SqlBool>)
 
 /** The event names of `entities` when each names one (no action, no "All events"); null otherwise. */
 function eventNames(entities: ReadonlyArray<SeriesEntity>): string[] | null {

@@ -35,8 +35,8 @@ const tcols = (count: number, prefix = 't', alias?: string) => Array.from({ leng
  * extends nothing. Strict funnels: a reset of E[L+1] (an event not matching
  * step L+1) lets T be extended again.
  *
- * Tenure attributes are carried by running maxima: starts and step times
- * only grow from one tenure to the next. The same-instant uuid list (`sts`)
+ * Each row finds the latest tenure before it by a running maximum and reads
+ * its attributes from it. The same-instant uuid list (`sts`)
  * is kept only for tenures ending in a split instant and joined where needed.
  */
 export function levelSql(plan: FunnelPlan, level: number): LevelCtes {
@@ -64,13 +64,18 @@ export function levelSql(plan: FunnelPlan, level: number): LevelCtes {
   if (excl) branches.push(sql`select ${run}, seq, ${int(X)}, ${nullOf('bigint')}, ${join(tNull)}, ts, ${nullOf('text')}, 0${bNull.length ? sql`, ${join(bNull)}` : sql``}${codeCounts} from occ where kind = ${int(X)} and lvl = ${int(L)}`)
   const items = join(branches, '\nunion all\n')
 
-  // 2. Each row with the latest tenure before it (running maxima; strict, its reset count too: counts only grow).
+  // 2. Each row with the latest tenure before it (`tb`, a running maximum) and that tenure's start, step
+  //    times and (strict) reset count (`cst`, `c1..`, `trc`), read from the tenure by a join. (These only
+  //    grow from one tenure to the next, so they were running maxima too; one window aggregate and a join
+  //    instead of L + 2 aggregates: 10M events, ordered 3-step funnel -7 to -10%.)
   const w = sql`(partition by ${part} order by seq rows between unbounded preceding and current row)`
-  const latest = (expr: Sql) => sql`max(case when k = 0 then ${expr} end) over ${w}`
-  const win = sql`select ${run}, seq, k, ts, u, multi${bcols.length ? sql`, ${join(bcols)}` : sql``}, st,
-    ${latest(sql`seq`)} as tb, ${latest(sql`st`)} as cst, ${join(tcols(L).map((t, i) => sql`${latest(t)} as ${id(`c${i + 1}`)}`))}
-    ${strict ? sql`, ${latest(sql`rc`)} as trc, cc, nc` : sql``}
-    from ${id(names.items)}`
+  const r = (n: string) => id(`r.${n}`)
+  const inner = sql`select ${run}, seq, k, ts, u, multi${bcols.length ? sql`, ${join(bcols)}` : sql``}, st${strict ? sql`, cc, nc` : sql``},
+    max(case when k = 0 then seq end) over ${w} as tb from ${id(names.items)}`
+  const win = sql`select ${runCols(plan, 'r')}, ${r('seq')}, ${r('k')}, ${r('ts')}, ${r('u')}, ${r('multi')}${bcols.length ? sql`, ${join(cols('b', plan.dims, 'r'))}` : sql``}, ${r('st')},
+    ${r('tb')}, lt.st as cst, ${join(tcols(L, 't', 'lt').map((t, i) => sql`${t} as ${id(`c${i + 1}`)}`))}
+    ${strict ? sql`, lt.rc as trc, ${r('cc')}, ${r('nc')}` : sql``}
+    from (${inner}) as r left join ${id(`t${L}`)} as lt on ${sameCols(runNames(plan), 'lt', 'r')} and lt.seq = ${r('tb')}`
 
   // 3. Which codes count: alive tenure, window, attribution, a split instant's used events. The live
   //    tenure's events at its last instant (`psts`) are looked up only for tenures that ended in a split
