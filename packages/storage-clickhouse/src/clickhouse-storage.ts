@@ -142,7 +142,7 @@ export function clickhouseStorage(options: ClickHouseStorageOptions): StorageAda
       const executorOf = (db: Kysely<any>) => db.getExecutor().provideConnection(async (c) => (c as RoutingConnection).executor)
       let closed = false
       return {
-        dialect: new RoutingDialect(inner.dialect, executor, events, copies),
+        dialect: new RoutingDialect(inner.dialect, executor, events, copies, topology.distributed),
         migrations: { ...inner.migrations, ...clickhouseMigrations(executorOf, topology) },
         ...(inner.schema !== undefined && { schema: inner.schema }),
         insertEvents: (db: Kysely<SightlineDatabase>, rows: ReadonlyArray<EventRow>) =>

@@ -71,7 +71,7 @@ describe('clickhouseStorage({ client, cluster }): the statements a cluster gets'
   beforeEach(async () => {
     instance = await DuckDBInstance.create(':memory:')
     engineOfEvents = undefined
-    const recording = recordingClient((text) => (text.includes('from system.tables') && engineOfEvents ? [[engineOfEvents]] : []))
+    const recording = recordingClient((text) => (text.includes('from system.tables') && engineOfEvents ? { meta: [{ name: 'engine', type: 'String' }], data: [[engineOfEvents]] } : undefined))
     sent = recording.sent
     driver = await clickhouseStorage({ client: recording.client, cluster: 'sl', companion: duckdbStorage({ instance }) }).open()
     db = new Kysely<SightlineDatabase>({ dialect: driver.dialect })

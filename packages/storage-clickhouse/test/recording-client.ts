@@ -1,4 +1,7 @@
 import type { ClickHouseClient } from '@sightline/storage-clickhouse'
+import type { CompactResult } from '../src/dialect/clickhouse-executor.js'
+
+const NO_ROWS: CompactResult = { meta: [], data: [] }
 
 /** One request a `recordingClient` received. */
 export interface Recorded {
@@ -15,16 +18,16 @@ export interface Recorded {
 /**
  * A stand-in for `@clickhouse/client`'s subset that runs nothing: it records
  * every request (SQL, parameters, settings, session) and answers each query
- * with `answer(sql)` (default: no rows). For statements that cannot run
+ * with `answer(sql)`, or with no rows. For statements that cannot run
  * here (a cluster's), asserted by the SQL they would send.
  */
-export function recordingClient(answer: (sql: string) => ReadonlyArray<ReadonlyArray<unknown>> = () => []): { client: ClickHouseClient; sent: Recorded[] } {
+export function recordingClient(answer: (sql: string) => CompactResult | undefined = () => undefined): { client: ClickHouseClient; sent: Recorded[] } {
   const sent: Recorded[] = []
   const client: ClickHouseClient = {
     async query({ query, query_params, clickhouse_settings, session_id }) {
       sent.push({ kind: 'query', sql: query, params: query_params ?? {}, settings: clickhouse_settings, session: session_id })
-      const data = answer(query)
-      return { json: async <T>() => ({ meta: (data[0] ?? []).map((_, i) => ({ name: `c${i}`, type: 'String' })), data }) as T }
+      const result = answer(query) ?? NO_ROWS
+      return { json: async <T>() => result as T }
     },
     async command({ query, query_params, clickhouse_settings, session_id }) {
       sent.push({ kind: 'command', sql: query, params: query_params ?? {}, settings: clickhouse_settings, session: session_id })

@@ -32,8 +32,10 @@ export class RoutingConnection implements DatabaseConnection {
     private readonly routes: WeakMap<CompiledQuery, Route>,
     private readonly events: EventWriter,
     private readonly copies: TableCopies,
+    /** The Distributed tables of a cluster (empty on one server), which reads of them treat apart (`statementPlan`). */
+    distributed: ReadonlySet<string>,
   ) {
-    this.#clickhouse = new ClickHouseConnection(executor, JSON_COLUMNS)
+    this.#clickhouse = new ClickHouseConnection(executor, JSON_COLUMNS, distributed)
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {

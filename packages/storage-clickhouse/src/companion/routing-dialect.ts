@@ -23,10 +23,12 @@ export class RoutingDialect implements Dialect {
     private readonly executor: ClickHouseExecutor,
     private readonly events: EventWriter,
     private readonly copies: TableCopies,
+    /** The Distributed tables of a cluster. Default: none, one server. */
+    private readonly distributed: ReadonlySet<string> = new Set(),
   ) {}
 
   createDriver(): Driver {
-    return new RoutingDriver(this.companion.createDriver(), this.executor, this.#routes, this.events, this.copies)
+    return new RoutingDriver(this.companion.createDriver(), this.executor, this.#routes, this.events, this.copies, this.distributed)
   }
 
   createQueryCompiler(): QueryCompiler {

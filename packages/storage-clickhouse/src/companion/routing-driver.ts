@@ -20,6 +20,7 @@ export class RoutingDriver implements Driver {
     private readonly routes: WeakMap<CompiledQuery, Route>,
     private readonly events: EventWriter,
     private readonly copies: TableCopies,
+    private readonly distributed: ReadonlySet<string>,
   ) {}
 
   init(): Promise<void> {
@@ -28,7 +29,7 @@ export class RoutingDriver implements Driver {
 
   async acquireConnection(): Promise<DatabaseConnection> {
     const inner = await this.companion.acquireConnection()
-    return new RoutingConnection(inner, this.executor, this.routes, this.events, this.copies)
+    return new RoutingConnection(inner, this.executor, this.routes, this.events, this.copies, this.distributed)
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import type { CompiledQuery, DatabaseConnection, QueryResult } from 'kysely'
 import type { ClickHouseExecutor } from './clickhouse-executor.js'
-import { createTable, cteTables, mayQualifyColumns } from './cte-tables.js'
+import { createTable, mayQualifyColumns } from './cte-tables.js'
+import { statementPlan } from './statement-plan.js'
 import { normalizeRows } from './normalize-rows.js'
 
+const NONE: ReadonlySet<string> = new Set()
 const RETURNS_ROWS = /^\s*(\(\s*)*(select|with|show|describe|desc|explain|exists)\b/i
 
 /**
@@ -15,6 +17,8 @@ export class ClickHouseConnection implements DatabaseConnection {
   constructor(
     readonly executor: ClickHouseExecutor,
     private readonly jsonColumns?: ReadonlySet<string>,
+    /** The Distributed tables of a cluster (`statementPlan`). Default: none, one server. */
+    private readonly distributed: ReadonlySet<string> = NONE,
   ) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
@@ -23,8 +27,8 @@ export class ClickHouseConnection implements DatabaseConnection {
       await this.executor.command(compiled.sql, params)
       return { rows: [] }
     }
-    const steps = cteTables(compiled.sql, `sightline_cte_${randomUUID().replaceAll('-', '')}_`)
-    if (steps === null) return { rows: normalizeRows(await this.executor.query(compiled.sql, params), this.jsonColumns) as R[] }
+    const steps = statementPlan(compiled.sql, `sightline_cte_${randomUUID().replaceAll('-', '')}_`, this.distributed)
+    if (steps.tables.length === 0) return { rows: normalizeRows(await this.executor.query(steps.query, params), this.jsonColumns) as R[] }
     // CTEs read more than once become tables for the statement's run (see cteTables), dropped however it ends.
     // On a server, in a session of their own: temporary tables, on the node that runs the statement (a proxy routes a
     // session to one node), gone with the session if this process dies. chDB's session keeps them already.
