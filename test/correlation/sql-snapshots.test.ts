@@ -58,8 +58,8 @@ describe('funnel correlation SQL, compiled with no database', () => {
           
           from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $3 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($4, "e"."event")) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
       runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
-      grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) left join (select tgt, p0, ts from runs as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts
-          where r.ts >= sb.lo and r.ts <= sb.hi),
+      inr as (select r.* from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) where r.ts >= sb.lo and r.ts <= sb.hi),
+      grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from inr as r left join (select tgt, p0, ts from inr as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts),
       occ as (select o.*, row_number() over (partition by o.tgt order by o.ts, o.k1, o.k2, o.uuid, o.k3) as seq
           from (select g.tgt, g.p0, g.ts, g.uuid, g.fs, g.multi, g.sm as mask, g.b0, 1 as kind, lv.l as lvl, (case when g.multi = 1 then lv.l else g.fs end) as k1, (case when g.multi = 1 then g.fs else 0 end) as k2, (case when g.multi = 1 then 0 else 4 - lv.l end) as k3
             from grp as g cross join (values (1, 1), (2, 2)) as lv(l, bv) where ((g.sm % (2 * cast(lv.bv as bigint))) >= lv.bv)) as o),
@@ -126,8 +126,8 @@ describe('funnel correlation SQL, compiled with no database', () => {
           
           from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $3 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = any(cast($4 as text[])))) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
       runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
-      grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) left join (select tgt, p0, ts from runs as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts
-          where r.ts >= sb.lo and r.ts <= sb.hi),
+      inr as (select r.* from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) where r.ts >= sb.lo and r.ts <= sb.hi),
+      grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from inr as r left join (select tgt, p0, ts from inr as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts),
       occ as (select o.*, row_number() over (partition by o.tgt order by o.ts, o.k1, o.k2, o.uuid, o.k3) as seq
           from (select g.tgt, g.p0, g.ts, g.uuid, g.fs, g.multi, g.sm as mask, g.b0, 1 as kind, lv.l as lvl, (case when g.multi = 1 then lv.l else g.fs end) as k1, (case when g.multi = 1 then g.fs else 0 end) as k2, (case when g.multi = 1 then 0 else 4 - lv.l end) as k3
             from grp as g cross join (values (1, 1), (2, 2)) as lv(l, bv) where ((g.sm % (2 * cast(lv.bv as bigint))) >= lv.bv)) as o),

@@ -61,8 +61,8 @@ describe('funnel SQL, compiled with no database', () => {
             
             from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($5, "e"."event")) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
-        grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) left join (select tgt, p0, ts from runs as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts
-            where r.ts >= sb.lo and r.ts <= sb.hi),
+        inr as (select r.* from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) where r.ts >= sb.lo and r.ts <= sb.hi),
+        grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from inr as r left join (select tgt, p0, ts from inr as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts),
         occ as (select o.*, row_number() over (partition by o.tgt order by o.ts, o.k1, o.k2, o.uuid, o.k3) as seq
             from (select g.tgt, g.p0, g.ts, g.uuid, g.fs, g.multi, g.sm as mask, g.b0, 1 as kind, lv.l as lvl, (case when g.multi = 1 then lv.l else g.fs end) as k1, (case when g.multi = 1 then g.fs else 0 end) as k2, (case when g.multi = 1 then 0 else 6 - lv.l end) as k3
               from grp as g cross join (values (1, 1), (2, 2), (3, 4)) as lv(l, bv) where ((g.sm % (2 * cast(lv.bv as bigint))) >= lv.bv)) as o),
@@ -139,8 +139,8 @@ describe('funnel SQL, compiled with no database', () => {
             
             from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = any(cast($5 as text[])))) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
-        grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) left join (select tgt, p0, ts from runs as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts
-            where r.ts >= sb.lo and r.ts <= sb.hi),
+        inr as (select r.* from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) where r.ts >= sb.lo and r.ts <= sb.hi),
+        grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from inr as r left join (select tgt, p0, ts from inr as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts),
         occ as (select o.*, row_number() over (partition by o.tgt order by o.ts, o.k1, o.k2, o.uuid, o.k3) as seq
             from (select g.tgt, g.p0, g.ts, g.uuid, g.fs, g.multi, g.sm as mask, g.b0, 1 as kind, lv.l as lvl, (case when g.multi = 1 then lv.l else g.fs end) as k1, (case when g.multi = 1 then g.fs else 0 end) as k2, (case when g.multi = 1 then 0 else 6 - lv.l end) as k3
               from grp as g cross join (values (1, 1), (2, 2), (3, 4)) as lv(l, bv) where ((g.sm % (2 * cast(lv.bv as bigint))) >= lv.bv)) as o),
@@ -543,8 +543,8 @@ describe('funnel SQL, compiled with no database', () => {
             
             from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($5, "e"."event")) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
-        grp as (select r.*, 0 as multi from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0)
-            where r.ts >= sb.lo and r.ts <= sb.hi),
+        inr as (select r.* from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) where r.ts >= sb.lo and r.ts <= sb.hi),
+        grp as (select r.*, 0 as multi from inr as r),
         occ0 as (select o.*, (case when "o"."ts" >= 1710284400000000 then 0 + ((("o"."ts" - 1710284400000000)) // (86400000000)) else -1 end) as eper from (select o.*, row_number() over (partition by o.tgt order by o.ts, o.k1, o.k2, o.uuid, o.k3) as seq
             from (select g.tgt, g.p0, g.ts, g.uuid, g.fs, g.multi, g.sm as mask, g.b0, 1 as kind, lv.l as lvl, (case when g.multi = 1 then lv.l else g.fs end) as k1, (case when g.multi = 1 then g.fs else 0 end) as k2, (case when g.multi = 1 then 0 else 6 - lv.l end) as k3
               from grp as g cross join (values (1, 1), (2, 2), (3, 4)) as lv(l, bv) where ((g.sm % (2 * cast(lv.bv as bigint))) >= lv.bv)) as o) as o),
@@ -631,8 +631,8 @@ describe('funnel SQL, compiled with no database', () => {
             
             from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = any(cast($5 as text[])))) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
-        grp as (select r.*, 0 as multi from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0)
-            where r.ts >= sb.lo and r.ts <= sb.hi),
+        inr as (select r.* from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) where r.ts >= sb.lo and r.ts <= sb.hi),
+        grp as (select r.*, 0 as multi from inr as r),
         occ0 as (select o.*, (case when "o"."ts" >= 1710284400000000 then 0 + (cast(("o"."ts" - 1710284400000000) as bigint) / cast(86400000000 as bigint)) else -1 end) as eper from (select o.*, row_number() over (partition by o.tgt order by o.ts, o.k1, o.k2, o.uuid, o.k3) as seq
             from (select g.tgt, g.p0, g.ts, g.uuid, g.fs, g.multi, g.sm as mask, g.b0, 1 as kind, lv.l as lvl, (case when g.multi = 1 then lv.l else g.fs end) as k1, (case when g.multi = 1 then g.fs else 0 end) as k2, (case when g.multi = 1 then 0 else 6 - lv.l end) as k3
               from grp as g cross join (values (1, 1), (2, 2), (3, 4)) as lv(l, bv) where ((g.sm % (2 * cast(lv.bv as bigint))) >= lv.bv)) as o) as o),
@@ -722,8 +722,8 @@ describe('funnel SQL, compiled with no database', () => {
             from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($5, "e"."event")) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
         runs as (select fe.tgt, cv.b0 as p0, fe.ts, fe.uuid, fe.sm, fe.xm, fe.fs, fe.b0
                 from fe join (select distinct tgt, b0 from fe where ((sm % 4) >= 2)) as cv on cv.tgt = fe.tgt),
-        grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) left join (select tgt, p0, ts from runs as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts
-            where r.ts >= sb.lo and r.ts <= sb.hi),
+        inr as (select r.* from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) where r.ts >= sb.lo and r.ts <= sb.hi),
+        grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from inr as r left join (select tgt, p0, ts from inr as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts),
         occ as (select o.*, row_number() over (partition by o.tgt, o.p0 order by o.ts, o.k1, o.k2, o.uuid, o.k3) as seq
             from (select g.tgt, g.p0, g.ts, g.uuid, g.fs, g.multi, g.sm as mask, g.b0, 1 as kind, lv.l as lvl, (case when g.multi = 1 then lv.l else g.fs end) as k1, (case when g.multi = 1 then g.fs else 0 end) as k2, (case when g.multi = 1 then 0 else 6 - lv.l end) as k3
               from grp as g cross join (values (1, 1), (2, 2), (3, 4)) as lv(l, bv) where ((g.sm % (2 * cast(lv.bv as bigint))) >= lv.bv)) as o),
@@ -804,8 +804,8 @@ describe('funnel SQL, compiled with no database', () => {
             from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = any(cast($5 as text[])))) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
         runs as (select fe.tgt, cv.b0 as p0, fe.ts, fe.uuid, fe.sm, fe.xm, fe.fs, fe.b0
                 from fe join (select distinct tgt, b0 from fe where ((sm % 4) >= 2)) as cv on cv.tgt = fe.tgt),
-        grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) left join (select tgt, p0, ts from runs as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts
-            where r.ts >= sb.lo and r.ts <= sb.hi),
+        inr as (select r.* from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) where r.ts >= sb.lo and r.ts <= sb.hi),
+        grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from inr as r left join (select tgt, p0, ts from inr as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts),
         occ as (select o.*, row_number() over (partition by o.tgt, o.p0 order by o.ts, o.k1, o.k2, o.uuid, o.k3) as seq
             from (select g.tgt, g.p0, g.ts, g.uuid, g.fs, g.multi, g.sm as mask, g.b0, 1 as kind, lv.l as lvl, (case when g.multi = 1 then lv.l else g.fs end) as k1, (case when g.multi = 1 then g.fs else 0 end) as k2, (case when g.multi = 1 then 0 else 6 - lv.l end) as k3
               from grp as g cross join (values (1, 1), (2, 2), (3, 4)) as lv(l, bv) where ((g.sm % (2 * cast(lv.bv as bigint))) >= lv.bv)) as o),

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { FunnelPlan } from '../funnel-plan.js'
-import { compactedCtes, firstLevelSql, groupsSql, occurrencesSql } from './ordered-occurrences-sql.js'
+import { compactedCtes, firstLevelSql, groupsCtes, occurrencesSql } from './ordered-occurrences-sql.js'
 import { levelSql } from './ordered-level-sql.js'
 import { partitionCols, runCols, runNames } from './run-key.js'
 import { id, int, join, nullOf, sameCols, type Sql } from './sql-kit.js'
@@ -25,7 +25,7 @@ const times = (n: number, upTo: number, alias?: string): Sql =>
 export function orderedOutcomeCtes(plan: FunnelPlan): Array<readonly [string, Sql]> {
   const ctes: Array<readonly [string, Sql]> = [
     ...(plan.order === 'strict' ? compactedCtes(plan) : []),
-    ['grp', groupsSql(plan)],
+    ...groupsCtes(plan),
     ['occ', occurrencesSql(plan)],
     ['t1', firstLevelSql(plan)],
   ]

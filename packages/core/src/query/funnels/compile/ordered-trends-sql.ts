@@ -1,6 +1,6 @@
 import { sql, type Expression } from 'kysely'
 import type { FunnelPlan } from '../funnel-plan.js'
-import { compactedCtes, firstLevelSql, groupsSql, occurrencesSql, P } from './ordered-occurrences-sql.js'
+import { compactedCtes, firstLevelSql, groupsCtes, occurrencesSql, P } from './ordered-occurrences-sql.js'
 import { levelSql } from './ordered-level-sql.js'
 import { eventPlan, partitionCols, runCols, runNames } from './run-key.js'
 import { id, int, join, sameCols, type Sql } from './sql-kit.js'
@@ -32,7 +32,7 @@ export function orderedTrendCtes(plan: FunnelPlan, periodOf: (ts: Expression<num
   const strict = plan.order === 'strict'
   const ctes: Array<readonly [string, Sql]> = [
     ...(plan.order === 'strict' ? compactedCtes(plan) : []),
-    ['grp', groupsSql(plan)],
+    ...groupsCtes(plan),
     ['occ0', sql`select o.*, ${periodOf(sql.ref('o.ts'))} as eper from (${occurrencesSql(base)}) as o`],
     ['t1', firstLevelSql(plan)],
     [
