@@ -12,6 +12,7 @@ import { duckdbStorage } from '@sightline/storage-duckdb'
 import { clickhouseStorage } from '@sightline/storage-clickhouse'
 import { clusterTopology } from '../src/clickhouse-topology.js'
 import { removeEvents } from '../src/insert-events.js'
+import { clusterSqlProblems } from '../src/dialect/cluster-sql-problems.js'
 import { clientExecutor } from '../src/dialect/client-executor.js'
 import { recordingClient, type Recorded } from './recording-client.js'
 
@@ -45,6 +46,9 @@ const row = (uuid: string, distinct_id = 'd'): EventRow =>
   }) as EventRow
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim()
+/** What the statements sent do that breaks on the cluster (`clusterSqlProblems`): none, where they are right. */
+const clusterProblems = (sent: ReadonlyArray<Recorded>) =>
+  sent.filter((r) => r.kind !== 'insert').flatMap((r) => clusterSqlProblems(r.sql, { distributed: new Set(['events']), initiator: new Set() }))
 const commands = (sent: ReadonlyArray<Recorded>) => sent.filter((r) => r.kind === 'command').map((r) => oneLine(r.sql))
 
 describe('the cluster option', () => {
@@ -105,6 +109,7 @@ describe('clickhouseStorage({ client, cluster }): the statements a cluster gets'
     // Every statement that creates or changes something names the cluster; the one read is the guard's.
     expect(ddl.every((s) => s.includes('on cluster `sl`'))).toBe(true)
     expect(sent.filter((r) => r.kind === 'query').map((r) => r.sql)).toEqual([`select engine from system.tables where database = currentDatabase() and name = 'events'`])
+    expect(clusterProblems(sent)).toEqual([])
   })
 
   it("refuses a database that holds single-server events, and creates nothing in it", async () => {
@@ -132,6 +137,7 @@ describe('clickhouseStorage({ client, cluster }): the statements a cluster gets'
       'alter table events_local on cluster `sl` update person_id = {persons:Array(UUID)}[indexOf({ids:Array(String)}, distinct_id)] where project_id = {project:Int32} and has({ids:Array(String)}, distinct_id) settings mutations_sync = 2',
     )
     expect(sent[0]!.params).toEqual({ project: 3, ids: ['anon'], persons: ['0190f5a0-0000-7000-8000-0000000000b2'] })
+    expect(clusterProblems(sent)).toEqual([])
   })
 
   it('refreshes a person copy as a table replicated to every node, synced before it is swapped in', async () => {
@@ -154,6 +160,7 @@ describe('clickhouseStorage({ client, cluster }): the statements a cluster gets'
     expect(oneLine(sent[insertAt - 1]!.sql)).toMatch(/^create table "person_distinct_ids__sightline_next"/)
     expect(oneLine(sent[insertAt + 1]!.sql)).toMatch(/^system sync replica/)
     expect(sent.at(-1)).toMatchObject({ kind: 'query' })
+    expect(clusterProblems(sent)).toEqual([])
   })
 
   it("makes a statement's CTE tables temporary tables of a session of their own, one session per statement", async () => {
@@ -186,5 +193,10 @@ describe('removeEvents on a cluster', () => {
       ['delete from events_local on cluster `sl` where project_id = {p:Int32} and has({u:Array(UUID)}, uuid)', { p: 1, u: ['0190f5a0-0000-7000-8000-000000000001'] }],
       ['delete from events_local on cluster `sl` where project_id = {p:Int32} and has({u:Array(UUID)}, uuid)', { p: 2, u: ['0190f5a0-0000-7000-8000-000000000002'] }],
     ])
+    expect(clusterProblems(sent)).toEqual([])
+    // The same undo on one server deletes from events itself, which on a cluster would be the Distributed table.
+    const single = recordingClient()
+    await removeEvents(clientExecutor(single.client), [row('0190f5a0-0000-7000-8000-000000000001')])
+    expect(clusterProblems(single.sent)).toEqual(['DELETE FROM of the Distributed table events: it goes to its local tables ON CLUSTER'])
   })
 })
