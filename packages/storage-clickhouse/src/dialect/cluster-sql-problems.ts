@@ -1,4 +1,4 @@
-import { subqueryReads, type ClusterTables } from './distributed-reads.js'
+import { subqueryReads, type ClusterTables } from './subquery-reads.js'
 import { needsGlobal } from './global-subqueries.js'
 import { isName, isWord, sqlTree, tableAt, type SqlItem } from './sql-tree.js'
 
@@ -12,7 +12,7 @@ import { isName, isWord, sqlTree, tableAt, type SqlItem } from './sql-tree.js'
  * - `ALTER TABLE ... UPDATE/DELETE`, `DELETE FROM`, `OPTIMIZE TABLE` or
  *   `EXCHANGE TABLES` naming a Distributed table (a Distributed table
  *   holds no rows: they go to its local tables `ON CLUSTER`).
- * Read structurally (`distributed-reads.ts`), not by searching the text.
+ * Read structurally (`subquery-reads.ts`), not by searching the text.
  */
 export function clusterSqlProblems(sql: string, tables: ClusterTables): string[] {
   const problems: string[] = []

@@ -1,4 +1,4 @@
-import { subqueryReads, type ClusterTables, type SubqueryRead } from './distributed-reads.js'
+import { subqueryReads, type ClusterTables, type SubqueryRead } from './subquery-reads.js'
 
 /**
  * Whether ClickHouse needs `read` written GLOBAL: an IN or JOIN operand of a
