@@ -7,9 +7,10 @@ import fc from 'fast-check'
 import { Kysely, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bucketOf, bucketStarts } from '../../packages/core/src/query/dates/buckets.js'
-import { bucketIndexSql, bucketRuns } from '../../packages/core/src/query/dates/bucket-index-sql.js'
+import { bucketIndexSql, bucketRuns, timestampBucketIndexSql } from '../../packages/core/src/query/dates/bucket-index-sql.js'
 import type { Interval } from '../../packages/core/src/query/dates/interval.js'
 import type { StorageAdapter } from '@sightline/core'
+import { sqlCast } from '@sightline/core/storage'
 import { analysisTargets } from '../filters/filter-db.js'
 
 const ZONES = ['UTC', 'America/New_York', 'Europe/Paris', 'Asia/Kolkata', 'Australia/Lord_Howe', 'America/Santiago', 'Pacific/Chatham']
@@ -71,9 +72,12 @@ describe.each(analysisTargets)('bucketIndexSql on $name', (target) => {
         const expected = instants.map((ms) => starts.findIndex((s) => s.getTime() === bucketOf(new Date(ms), interval, zone, week).getTime()))
         expect(expected.every((i) => i >= 0)).toBe(true)
         const micros = sql<number>`t.m`
-        const values = sql.join(instants.map((ms, i) => sql`(${sql.lit(i)}, cast(${sql.lit(ms * 1000)} as bigint))`))
-        const { rows } = await sql<{ i: number; b: number }>`select t.i as i, ${bucketIndexSql(micros, starts, endOf(starts, interval, zone, week), adapter.sql)} as b from (values ${values}) as t(i, m) order by t.i`.execute(db)
+        const end = endOf(starts, interval, zone, week)
+        // Each instant as epoch microseconds and as a timestamptz (the second form's own hook where the database has one).
+        const values = sql.join(instants.map((ms, i) => sql`(${sql.lit(i)}, cast(${sql.lit(ms * 1000)} as bigint), ${sqlCast(new Date(ms).toISOString(), 'timestamptz')})`))
+        const { rows } = await sql<{ i: number; b: number; bt: number }>`select t.i as i, ${bucketIndexSql(micros, starts, end, adapter.sql)} as b, ${timestampBucketIndexSql(sql`t.ts`, micros, starts, end, adapter.sql)} as bt from (values ${values}) as t(i, m, ts) order by t.i`.execute(db)
         expect(rows.map((r) => Number(r.b))).toEqual(expected)
+        expect(rows.map((r) => Number(r.bt))).toEqual(expected)
       }),
       { numRuns: 60 },
     )
@@ -83,5 +87,31 @@ describe.each(analysisTargets)('bucketIndexSql on $name', (target) => {
     const starts = [new Date(1000), new Date(2000)]
     const { rows } = await sql<{ b: number }>`select ${bucketIndexSql(sql`cast(${sql.lit(999_999)} as bigint)`, starts, new Date(3000), adapter.sql)} as b`.execute(db)
     expect(Number(rows[0]!.b)).toBe(-1)
+  })
+
+  it('reads a timestamptz to the microsecond at bucket edges', async () => {
+    // New York days around the change of 2024-11-03: starts at 04:00Z, then the 25-hour day, then 05:00Z.
+    const starts = ['2024-11-02T04:00:00Z', '2024-11-03T04:00:00Z', '2024-11-04T05:00:00Z'].map((t) => new Date(t))
+    const end = new Date('2024-11-05T05:00:00Z')
+    const cases: Array<[string, number]> = [
+      ['2024-11-02T03:59:59.999999Z', -1],
+      ['2024-11-02T04:00:00.000000Z', 0],
+      ['2024-11-03T03:59:59.999999Z', 0],
+      ['2024-11-03T04:00:00.000000Z', 1],
+      ['2024-11-04T04:59:59.999999Z', 1],
+      ['2024-11-04T05:00:00.000000Z', 2],
+      ['2024-11-05T04:59:59.999999Z', 2],
+    ]
+    const values = sql.join(cases.map(([t], i) => sql`(${sql.lit(i)}, ${sqlCast(t, 'timestamptz')})`))
+    const micros = adapter.sql.epochMicros(sql`t.ts`)
+    const { rows } = await sql<{ b: number }>`select ${timestampBucketIndexSql(sql`t.ts`, micros, starts, end, adapter.sql)} as b from (values ${values}) as t(i, ts) order by t.i`.execute(db)
+    expect(rows.map((r) => Number(r.b))).toEqual(cases.map(([, b]) => b))
+  })
+
+  it('gives a timestamptz at or after the end an index past the last bucket', async () => {
+    const starts = [new Date('2024-01-01T00:00:00Z'), new Date('2024-01-02T00:00:00Z')]
+    const micros = adapter.sql.epochMicros(sqlCast('2024-01-03T00:00:00Z', 'timestamptz'))
+    const { rows } = await sql<{ b: number }>`select ${timestampBucketIndexSql(sqlCast('2024-01-03T00:00:00Z', 'timestamptz'), micros, starts, new Date('2024-01-03T00:00:00Z'), adapter.sql)} as b`.execute(db)
+    expect(Number(rows[0]!.b)).toBeGreaterThanOrEqual(2)
   })
 })

@@ -49,12 +49,23 @@ describe('trend series SQL, compiled with no database', () => {
     expect(await compiled('postgres')).toMatchInlineSnapshot(`
       {
         "parameters": [
+          [
+            "2024-03-12T23:00:00.000Z",
+            "2024-03-13T23:00:00.000Z",
+            "2024-03-14T23:00:00.000Z",
+            "2024-03-15T23:00:00.000Z",
+            "2024-03-16T23:00:00.000Z",
+            "2024-03-17T23:00:00.000Z",
+            "2024-03-18T23:00:00.000Z",
+            "2024-03-19T23:00:00.000Z",
+            "2024-03-20T23:00:00.000Z",
+          ],
           "plan",
           "$$_posthog_breakdown_null_$$",
           7,
           "$pageview",
         ],
-        "sql": "select b, k0, cast(count(a) as float8) as v from (select distinct b, k0, a from (select (case when cast(extract(epoch from "e"."timestamp") * 1000000 as bigint) >= 1710284400000000 then 0 + (cast((cast(extract(epoch from "e"."timestamp") * 1000000 as bigint) - 1710284400000000) as bigint) / cast(86400000000 as bigint)) else -1 end) as b, coalesce(nullif(("e"."properties" ->> cast($1 as text)), ''), cast($2 as text)) as k0, coalesce(coalesce("ov"."person_id", "e"."person_id"), case when e.distinct_id <> '' then cast(md5("e"."distinct_id") as uuid) end) as a from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where ((e.project_id = $3 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = $4) and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz))) as r) as t group by b, k0",
+        "sql": "select b, k0, cast(count(a) as float8) as v from (select distinct b, k0, a from (select cast(width_bucket("e"."timestamp", cast($1 as timestamptz[])) - 1 as bigint) as b, coalesce(nullif(("e"."properties" ->> cast($2 as text)), ''), cast($3 as text)) as k0, coalesce(coalesce("ov"."person_id", "e"."person_id"), case when e.distinct_id <> '' then cast(md5("e"."distinct_id") as uuid) end) as a from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where ((e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = $5) and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz))) as r) as t group by b, k0",
       }
     `)
   })

@@ -116,6 +116,16 @@ export interface SqlHooks {
    * ClickHouse's UUID compares its second half first.
    */
   eventUuid(uuid: Expression<unknown>): Expression<string>
+  /**
+   * Optional: the index into `starts` (increasing instants) of the bucket
+   * holding the `timestamptz` value `timestamp`, as a 64-bit integer: -1
+   * before `starts[0]`, `i` from `starts[i]` up to the next start (`end` for
+   * the last bucket), an index past the last bucket at or after `end`. For a
+   * database where epoch microseconds cost per row (Postgres's `extract`
+   * gives a numeric); default: `bucketIndexSql`, integer arithmetic on
+   * `epochMicros`.
+   */
+  bucketIndex?(timestamp: Expression<unknown>, starts: ReadonlyArray<Date>, end: Date): Expression<number>
   /** `floor(dividend / divisor)` for 64-bit integers with `dividend >= 0` and `divisor > 0`, as an integer. */
   intDiv(dividend: Expression<number>, divisor: Expression<number>): Expression<number>
   /**

@@ -24,6 +24,11 @@ export const postgresSqlHooks: SqlHooks = {
   textInList: (text, values) => sql`(${text} = any(cast(${[...values]} as text[])))`,
   // extract() returns numeric since Postgres 14: exact to the microsecond.
   epochMicros: (timestamp) => sql<number>`cast(extract(epoch from ${timestamp}) * 1000000 as bigint)`,
+  // A binary search of the starts and the end, bound as one array (width_bucket: 0 before the first
+  // threshold, i from the i-th): timestamp comparisons only, where bucketIndexSql's CASE computes the
+  // numeric epoch in each branch it tries.
+  bucketIndex: (timestamp, starts, end) =>
+    sql<number>`cast(width_bucket(${timestamp}, cast(${[...starts, end].map((d) => d.toISOString())} as timestamptz[])) - 1 as bigint)`,
   // Sessions run in UTC (session-settings.ts), but a timestamptz plus months counts in the session's zone: UTC said outright.
   addMonths: (timestamp, months) =>
     sql`((${timestamp} at time zone 'UTC' + make_interval(months => cast(${months} as integer))) at time zone 'UTC')`,

@@ -37,6 +37,23 @@ export function bucketIndexSql(
   return sql<number>`(case ${sql.join(branches, sql` `)} else -1 end)`
 }
 
+/**
+ * `bucketIndexSql` of a stored `timestamptz` whose epoch microseconds are
+ * `micros`: the database's own `hooks.bucketIndex` where it has one (Postgres
+ * looks the instant up among the starts instead of computing a numeric epoch
+ * in every CASE branch: a New York daily total at 10M events took 0.75 of
+ * the time), else the CASE on `micros`. Same index either way.
+ */
+export function timestampBucketIndexSql(
+  timestamp: Expression<unknown>,
+  micros: Expression<number>,
+  starts: ReadonlyArray<Date>,
+  end: Date,
+  hooks: SqlHooks,
+): Expression<number> {
+  return hooks.bucketIndex ? hooks.bucketIndex(timestamp, starts, end) : bucketIndexSql(micros, starts, end, hooks)
+}
+
 /** Exported for tests: the runs of equal-length buckets. */
 export function bucketRuns(startsMicros: ReadonlyArray<number>, endMicros: number): Run[] {
   const runs: Run[] = []

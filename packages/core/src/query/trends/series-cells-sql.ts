@@ -1,6 +1,6 @@
 import type { Expression, SqlBool } from 'kysely'
 import type { QueryEnv } from '../analysis/query-env.js'
-import { bucketIndexSql } from '../dates/bucket-index-sql.js'
+import { timestampBucketIndexSql } from '../dates/bucket-index-sql.js'
 import { activeDaysCellsSql, activeWindowsCellsSql } from './active-users-sql.js'
 import { cellsSql, type CellsInput, type CellsSql } from './cells-sql.js'
 import { firstSeenCellsSql, firstTimeCellsSql } from './first-seen-sql.js'
@@ -56,5 +56,6 @@ function readsPerson(plan: SeriesPlan): boolean {
 function bucketSql(plan: SeriesPlan, scope: SeriesScope): Expression<number> | null {
   const grid: BucketGrid | null = plan.kind === 'active-days' ? plan.days : plan.kind === 'active-windows' ? null : plan.buckets
   if (!grid) return null
-  return bucketIndexSql(scope.sources.timestampMicros, grid.starts.map((ms) => new Date(ms)), new Date(grid.end), scope.sources.hooks)
+  const s = scope.sources
+  return timestampBucketIndexSql(s.timestamp, s.timestampMicros, grid.starts.map((ms) => new Date(ms)), new Date(grid.end), s.hooks)
 }
