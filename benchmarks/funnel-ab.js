@@ -37,6 +37,7 @@ const RARE = ['signup_started', 'signup', 'onboarding_completed']
 const FUNNELS = {
   'ordered, 3 rare steps': { ...range, ...steps(...RARE) },
   'ordered, $autocapture middle step': { ...range, ...steps(RARE[0], '$autocapture', RARE[2]) },
+  'ordered, 5 steps': { ...range, ...steps(...RARE, 'feature_used', 'purchase') },
   'ordered, 5 steps, $pageview first and third': { ...range, ...steps('$pageview', 'signup_started', '$pageview', 'signup', 'onboarding_completed') },
   'unordered, 3 rare steps': { ...range, ...steps(...RARE), funnel_order_type: 'unordered' },
   'strict, 3 rare steps': { ...range, ...steps(...RARE), funnel_order_type: 'strict' },
