@@ -73,10 +73,10 @@ describe('funnel SQL, compiled with no database', () => {
         union all
         select tgt, p0, seq, 1, cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi from occ where kind = 1 and lvl = 2),
         w2 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.st,
-            r.tb, lt.st as cst, lt.t1 as c1
-            
-            from (select tgt, p0, seq, k, ts, u, multi, st,
-            max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb from i2) as r left join t1 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
+              r.tb, lt.st as cst, lt.t1 as c1
+              
+              from (select tgt, p0, seq, k, ts, u, multi, st,
+              max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb from i2) as r left join t1 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
         v2 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c1 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
             from w2 as w left join (select tgt, p0, seq, sts from t1 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null)),
@@ -91,10 +91,10 @@ describe('funnel SQL, compiled with no database', () => {
         union all
         select tgt, p0, seq, 1, cast(null as bigint), cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi from occ where kind = 1 and lvl = 3),
         w3 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.st,
-            r.tb, lt.st as cst, lt.t1 as c1, lt.t2 as c2
-            
-            from (select tgt, p0, seq, k, ts, u, multi, st,
-            max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb from i3) as r left join t2 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
+              r.tb, lt.st as cst, lt.t1 as c1, lt.t2 as c2
+              
+              from (select tgt, p0, seq, k, ts, u, multi, st,
+              max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb from i3) as r left join t2 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
         v3 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, w.c2, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c2 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
             from w3 as w left join (select tgt, p0, seq, sts from t2 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null)),
@@ -150,11 +150,10 @@ describe('funnel SQL, compiled with no database', () => {
         i2 as (select tgt, p0, seq, 0 as k, st, t1, cast(null as bigint) as ts, cast(null as varchar) as u, 0 as multi from t1
         union all
         select tgt, p0, seq, 1, cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi from occ where kind = 1 and lvl = 2),
-        w2 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.st,
-            r.tb, lt.st as cst, lt.t1 as c1
-            
-            from (select tgt, p0, seq, k, ts, u, multi, st,
-            max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb from i2) as r left join t1 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
+        w2 as (select tgt, p0, seq, k, ts, u, multi, st,
+              max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt order by seq rows between unbounded preceding and current row) as c1
+              
+              from i2),
         v2 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c1 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
             from w2 as w left join (select tgt, p0, seq, sts from t1 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null)),
@@ -168,11 +167,10 @@ describe('funnel SQL, compiled with no database', () => {
         i3 as (select tgt, p0, seq, 0 as k, st, t1, t2, cast(null as bigint) as ts, cast(null as varchar) as u, 0 as multi from t2
         union all
         select tgt, p0, seq, 1, cast(null as bigint), cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi from occ where kind = 1 and lvl = 3),
-        w3 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.st,
-            r.tb, lt.st as cst, lt.t1 as c1, lt.t2 as c2
-            
-            from (select tgt, p0, seq, k, ts, u, multi, st,
-            max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb from i3) as r left join t2 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
+        w3 as (select tgt, p0, seq, k, ts, u, multi, st,
+              max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt order by seq rows between unbounded preceding and current row) as c1, max(case when k = 0 then t2 end) over (partition by tgt order by seq rows between unbounded preceding and current row) as c2
+              
+              from i3),
         v3 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, w.c2, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c2 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
             from w3 as w left join (select tgt, p0, seq, sts from t2 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null)),
@@ -251,10 +249,10 @@ describe('funnel SQL, compiled with no database', () => {
         union all
         select tgt, p0, seq, 2, cast(null as bigint), cast(null as bigint), ts, cast(null as varchar), 0, cast(null as bigint), r0, r1 from occ where kind = 2 and lvl = 1),
         w2 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.st,
-            r.tb, lt.st as cst, lt.t1 as c1
-            , lt.rc as trc, r.cc, r.nc
-            from (select tgt, p0, seq, k, ts, u, multi, st, cc, nc,
-            max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb from i2) as r left join t1 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
+              r.tb, lt.st as cst, lt.t1 as c1
+              , lt.rc as trc, r.cc, r.nc
+              from (select tgt, p0, seq, k, ts, u, multi, st, cc, nc,
+              max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb from i2) as r left join t1 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
         v2 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.nc as seg, w.cst, w.c1, ms.sts as psts, (w.k = 1 and (w.tb is not null and w.cc = w.trc) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c1 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null and w.cc = w.trc) and w.ts - w.cst <= 1209600000000) as vx
             from w2 as w left join (select tgt, p0, seq, sts from t1 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null and w.cc = w.trc)),
@@ -275,10 +273,10 @@ describe('funnel SQL, compiled with no database', () => {
         union all
         select tgt, p0, seq, 1, cast(null as bigint), cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi, cast(null as bigint), r1, r2 from occ where kind = 1 and lvl = 3),
         w3 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.st,
-            r.tb, lt.st as cst, lt.t1 as c1, lt.t2 as c2
-            , lt.rc as trc, r.cc, r.nc
-            from (select tgt, p0, seq, k, ts, u, multi, st, cc, nc,
-            max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb from i3) as r left join t2 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
+              r.tb, lt.st as cst, lt.t1 as c1, lt.t2 as c2
+              , lt.rc as trc, r.cc, r.nc
+              from (select tgt, p0, seq, k, ts, u, multi, st, cc, nc,
+              max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb from i3) as r left join t2 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
         v3 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.nc as seg, w.cst, w.c1, w.c2, ms.sts as psts, (w.k = 1 and (w.tb is not null and w.cc = w.trc) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c2 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null and w.cc = w.trc) and w.ts - w.cst <= 1209600000000) as vx
             from w3 as w left join (select tgt, p0, seq, sts from t2 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null and w.cc = w.trc)),
@@ -358,11 +356,10 @@ describe('funnel SQL, compiled with no database', () => {
         select tgt, p0, seq, 1, cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi, cast(null as bigint), r0, r1 from occ where kind = 1 and lvl = 2
         union all
         select tgt, p0, seq, 2, cast(null as bigint), cast(null as bigint), ts, cast(null as varchar), 0, cast(null as bigint), r0, r1 from occ where kind = 2 and lvl = 1),
-        w2 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.st,
-            r.tb, lt.st as cst, lt.t1 as c1
-            , lt.rc as trc, r.cc, r.nc
-            from (select tgt, p0, seq, k, ts, u, multi, st, cc, nc,
-            max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb from i2) as r left join t1 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
+        w2 as (select tgt, p0, seq, k, ts, u, multi, st,
+              max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt order by seq rows between unbounded preceding and current row) as c1
+              , max(case when k = 0 then rc end) over (partition by tgt order by seq rows between unbounded preceding and current row) as trc, cc, nc
+              from i2),
         v2 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.nc as seg, w.cst, w.c1, ms.sts as psts, (w.k = 1 and (w.tb is not null and w.cc = w.trc) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c1 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null and w.cc = w.trc) and w.ts - w.cst <= 1209600000000) as vx
             from w2 as w left join (select tgt, p0, seq, sts from t1 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null and w.cc = w.trc)),
@@ -382,11 +379,10 @@ describe('funnel SQL, compiled with no database', () => {
         i3 as (select tgt, p0, seq, 0 as k, st, t1, t2, cast(null as bigint) as ts, cast(null as varchar) as u, 0 as multi, rc, cast(null as bigint) as cc, cast(null as bigint) as nc from t2
         union all
         select tgt, p0, seq, 1, cast(null as bigint), cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi, cast(null as bigint), r1, r2 from occ where kind = 1 and lvl = 3),
-        w3 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.st,
-            r.tb, lt.st as cst, lt.t1 as c1, lt.t2 as c2
-            , lt.rc as trc, r.cc, r.nc
-            from (select tgt, p0, seq, k, ts, u, multi, st, cc, nc,
-            max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb from i3) as r left join t2 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
+        w3 as (select tgt, p0, seq, k, ts, u, multi, st,
+              max(case when k = 0 then seq end) over (partition by tgt order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt order by seq rows between unbounded preceding and current row) as c1, max(case when k = 0 then t2 end) over (partition by tgt order by seq rows between unbounded preceding and current row) as c2
+              , max(case when k = 0 then rc end) over (partition by tgt order by seq rows between unbounded preceding and current row) as trc, cc, nc
+              from i3),
         v3 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.nc as seg, w.cst, w.c1, w.c2, ms.sts as psts, (w.k = 1 and (w.tb is not null and w.cc = w.trc) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c2 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null and w.cc = w.trc) and w.ts - w.cst <= 1209600000000) as vx
             from w3 as w left join (select tgt, p0, seq, sts from t2 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null and w.cc = w.trc)),
@@ -557,10 +553,10 @@ describe('funnel SQL, compiled with no database', () => {
         union all
         select tgt, p0, per, seq, 1, cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi from occ where kind = 1 and lvl = 2),
         w2 as (select r.tgt, r.p0, r.per, r.seq, r.k, r.ts, r.u, r.multi, r.st,
-            r.tb, lt.st as cst, lt.t1 as c1
-            
-            from (select tgt, p0, per, seq, k, ts, u, multi, st,
-            max(case when k = 0 then seq end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as tb from i2) as r left join t1 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0 and lt.per = r.per) and lt.seq = r.tb),
+              r.tb, lt.st as cst, lt.t1 as c1
+              
+              from (select tgt, p0, per, seq, k, ts, u, multi, st,
+              max(case when k = 0 then seq end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as tb from i2) as r left join t1 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0 and lt.per = r.per) and lt.seq = r.tb),
         v2 as (select w.tgt, w.p0, w.per, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c1 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
             from w2 as w left join (select tgt, p0, per, seq, sts from t1 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0 and ms.per = w.per) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null)),
@@ -575,10 +571,10 @@ describe('funnel SQL, compiled with no database', () => {
         union all
         select tgt, p0, per, seq, 1, cast(null as bigint), cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi from occ where kind = 1 and lvl = 3),
         w3 as (select r.tgt, r.p0, r.per, r.seq, r.k, r.ts, r.u, r.multi, r.st,
-            r.tb, lt.st as cst, lt.t1 as c1, lt.t2 as c2
-            
-            from (select tgt, p0, per, seq, k, ts, u, multi, st,
-            max(case when k = 0 then seq end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as tb from i3) as r left join t2 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0 and lt.per = r.per) and lt.seq = r.tb),
+              r.tb, lt.st as cst, lt.t1 as c1, lt.t2 as c2
+              
+              from (select tgt, p0, per, seq, k, ts, u, multi, st,
+              max(case when k = 0 then seq end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as tb from i3) as r left join t2 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0 and lt.per = r.per) and lt.seq = r.tb),
         v3 as (select w.tgt, w.p0, w.per, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, w.c2, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c2 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
             from w3 as w left join (select tgt, p0, per, seq, sts from t2 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0 and ms.per = w.per) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null)),
@@ -644,11 +640,10 @@ describe('funnel SQL, compiled with no database', () => {
         i2 as (select tgt, p0, per, seq, 0 as k, st, t1, cast(null as bigint) as ts, cast(null as varchar) as u, 0 as multi from t1
         union all
         select tgt, p0, per, seq, 1, cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi from occ where kind = 1 and lvl = 2),
-        w2 as (select r.tgt, r.p0, r.per, r.seq, r.k, r.ts, r.u, r.multi, r.st,
-            r.tb, lt.st as cst, lt.t1 as c1
-            
-            from (select tgt, p0, per, seq, k, ts, u, multi, st,
-            max(case when k = 0 then seq end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as tb from i2) as r left join t1 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0 and lt.per = r.per) and lt.seq = r.tb),
+        w2 as (select tgt, p0, per, seq, k, ts, u, multi, st,
+              max(case when k = 0 then seq end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as c1
+              
+              from i2),
         v2 as (select w.tgt, w.p0, w.per, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c1 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
             from w2 as w left join (select tgt, p0, per, seq, sts from t1 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0 and ms.per = w.per) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null)),
@@ -662,11 +657,10 @@ describe('funnel SQL, compiled with no database', () => {
         i3 as (select tgt, p0, per, seq, 0 as k, st, t1, t2, cast(null as bigint) as ts, cast(null as varchar) as u, 0 as multi from t2
         union all
         select tgt, p0, per, seq, 1, cast(null as bigint), cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi from occ where kind = 1 and lvl = 3),
-        w3 as (select r.tgt, r.p0, r.per, r.seq, r.k, r.ts, r.u, r.multi, r.st,
-            r.tb, lt.st as cst, lt.t1 as c1, lt.t2 as c2
-            
-            from (select tgt, p0, per, seq, k, ts, u, multi, st,
-            max(case when k = 0 then seq end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as tb from i3) as r left join t2 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0 and lt.per = r.per) and lt.seq = r.tb),
+        w3 as (select tgt, p0, per, seq, k, ts, u, multi, st,
+              max(case when k = 0 then seq end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as c1, max(case when k = 0 then t2 end) over (partition by tgt, per order by seq rows between unbounded preceding and current row) as c2
+              
+              from i3),
         v3 as (select w.tgt, w.p0, w.per, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, w.c2, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c2 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
             from w3 as w left join (select tgt, p0, per, seq, sts from t2 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0 and ms.per = w.per) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null)),
@@ -734,10 +728,10 @@ describe('funnel SQL, compiled with no database', () => {
         union all
         select tgt, p0, seq, 1, cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi, b0 from occ where kind = 1 and lvl = 2),
         w2 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.b0, r.st,
-            r.tb, lt.st as cst, lt.t1 as c1
-            
-            from (select tgt, p0, seq, k, ts, u, multi, b0, st,
-            max(case when k = 0 then seq end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as tb from i2) as r left join t1 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
+              r.tb, lt.st as cst, lt.t1 as c1
+              
+              from (select tgt, p0, seq, k, ts, u, multi, b0, st,
+              max(case when k = 0 then seq end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as tb from i2) as r left join t1 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
         v2 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and w.b0 = w.p0 and not coalesce((w.multi = 1 and w.c1 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
             from w2 as w left join (select tgt, p0, seq, sts from t1 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null)),
@@ -752,10 +746,10 @@ describe('funnel SQL, compiled with no database', () => {
         union all
         select tgt, p0, seq, 1, cast(null as bigint), cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi from occ where kind = 1 and lvl = 3),
         w3 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.st,
-            r.tb, lt.st as cst, lt.t1 as c1, lt.t2 as c2
-            
-            from (select tgt, p0, seq, k, ts, u, multi, st,
-            max(case when k = 0 then seq end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as tb from i3) as r left join t2 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
+              r.tb, lt.st as cst, lt.t1 as c1, lt.t2 as c2
+              
+              from (select tgt, p0, seq, k, ts, u, multi, st,
+              max(case when k = 0 then seq end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as tb from i3) as r left join t2 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
         v3 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, w.c2, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c2 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
             from w3 as w left join (select tgt, p0, seq, sts from t2 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null)),
@@ -815,11 +809,10 @@ describe('funnel SQL, compiled with no database', () => {
         i2 as (select tgt, p0, seq, 0 as k, st, t1, cast(null as bigint) as ts, cast(null as varchar) as u, 0 as multi, cast(null as varchar) as b0 from t1
         union all
         select tgt, p0, seq, 1, cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi, b0 from occ where kind = 1 and lvl = 2),
-        w2 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.b0, r.st,
-            r.tb, lt.st as cst, lt.t1 as c1
-            
-            from (select tgt, p0, seq, k, ts, u, multi, b0, st,
-            max(case when k = 0 then seq end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as tb from i2) as r left join t1 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
+        w2 as (select tgt, p0, seq, k, ts, u, multi, b0, st,
+              max(case when k = 0 then seq end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as c1
+              
+              from i2),
         v2 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and w.b0 = w.p0 and not coalesce((w.multi = 1 and w.c1 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
             from w2 as w left join (select tgt, p0, seq, sts from t1 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null)),
@@ -833,11 +826,10 @@ describe('funnel SQL, compiled with no database', () => {
         i3 as (select tgt, p0, seq, 0 as k, st, t1, t2, cast(null as bigint) as ts, cast(null as varchar) as u, 0 as multi from t2
         union all
         select tgt, p0, seq, 1, cast(null as bigint), cast(null as bigint), cast(null as bigint), ts, cast(uuid as varchar), multi from occ where kind = 1 and lvl = 3),
-        w3 as (select r.tgt, r.p0, r.seq, r.k, r.ts, r.u, r.multi, r.st,
-            r.tb, lt.st as cst, lt.t1 as c1, lt.t2 as c2
-            
-            from (select tgt, p0, seq, k, ts, u, multi, st,
-            max(case when k = 0 then seq end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as tb from i3) as r left join t2 as lt on (lt.tgt = r.tgt and lt.p0 = r.p0) and lt.seq = r.tb),
+        w3 as (select tgt, p0, seq, k, ts, u, multi, st,
+              max(case when k = 0 then seq end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as tb, max(case when k = 0 then st end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as cst, max(case when k = 0 then t1 end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as c1, max(case when k = 0 then t2 end) over (partition by tgt, p0 order by seq rows between unbounded preceding and current row) as c2
+              
+              from i3),
         v3 as (select w.tgt, w.p0, w.seq, w.ts, w.u, w.multi, w.tb, w.tb as seg, w.cst, w.c1, w.c2, ms.sts as psts, (w.k = 1 and (w.tb is not null) and w.ts - w.cst <= 1209600000000 and not coalesce((w.multi = 1 and w.c2 = w.ts and strpos(ms.sts, ',' || w.u || ',') > 0), false)) as vp, (w.k = 2 and (w.tb is not null) and w.ts - w.cst <= 1209600000000) as vx
             from w3 as w left join (select tgt, p0, seq, sts from t2 where sts <> ',') as ms on (ms.tgt = w.tgt and ms.p0 = w.p0) and ms.seq = w.tb
             where w.k in (1, 2) and (w.tb is not null)),

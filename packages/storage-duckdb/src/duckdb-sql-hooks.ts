@@ -48,6 +48,8 @@ export const duckdbSqlHooks: SqlHooks = {
   jsonEntries: (json, alias) =>
     sql`cross join lateral (select k as key, json_extract_string(${json}, '/' || replace(replace(k, '~', '~0'), '/', '~1')) as value from (select unnest(json_keys(${json})) as k) as jk) as ${entriesAlias(alias)}`,
   unorderedFiling: (input) => unorderedFiling(input),
+  // DuckDB hashes joins of CTEs; each running window aggregate costs a pass of its own.
+  hashesIntermediateJoins: true,
 }
 
 /** A frame offset is a literal the compiler computed; only a positive safe integer is accepted. */

@@ -25,7 +25,7 @@ import { funnelSources } from './funnel-sources.js'
 
 /** The CTEs that end in `outcome(tgt, p0.., reached, t1..tn)`: every run's furthest step and step times. */
 export function outcomeCtes(hooks: SqlHooks, request: FunnelRequest, env: FunnelEnv, plan: FunnelPlan): Array<readonly [string, Sql]> {
-  const perRun = plan.order === 'unordered' ? unorderedOutcomeCtes(plan, unorderedFiling(request.steps, plan, hooks), hooks) : orderedOutcomeCtes(plan)
+  const perRun = plan.order === 'unordered' ? unorderedOutcomeCtes(plan, unorderedFiling(request.steps, plan, hooks), hooks) : orderedOutcomeCtes(plan, hooks)
   return [...runsCtes(hooks, request, env, plan), ...perRun]
 }
 
@@ -57,7 +57,7 @@ export function trendsCtes(
   const perRun =
     plan.order === 'unordered'
       ? unorderedTrendCtes(plan, periodOf, request.fromStep, unorderedFiling(request.steps, plan, hooks), hooks)
-      : orderedTrendCtes(plan, periodOf, request.fromStep)
+      : orderedTrendCtes(plan, periodOf, request.fromStep, hooks)
   return { plan, starts, ctes: [...runsCtes(hooks, request, env, plan), ...perRun] }
 }
 

@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import type { SqlHooks } from '../../../storage.js'
 import type { FunnelPlan } from '../funnel-plan.js'
 import { compactedCtes, firstLevelSql, groupsCtes, occurrencesSql } from './ordered-occurrences-sql.js'
 import { levelSql } from './ordered-level-sql.js'
@@ -22,7 +23,7 @@ const times = (n: number, upTo: number, alias?: string): Sql =>
  * takes over, which comes to the first path that stays clean, since starts
  * only grow.)
  */
-export function orderedOutcomeCtes(plan: FunnelPlan): Array<readonly [string, Sql]> {
+export function orderedOutcomeCtes(plan: FunnelPlan, hooks: SqlHooks): Array<readonly [string, Sql]> {
   const ctes: Array<readonly [string, Sql]> = [
     ...(plan.order === 'strict' ? compactedCtes(plan) : []),
     ...groupsCtes(plan),
@@ -31,7 +32,7 @@ export function orderedOutcomeCtes(plan: FunnelPlan): Array<readonly [string, Sq
   ]
   const levels: Array<{ level: number; tenures: string; excluded: string | null; marked: string | null }> = [{ level: 1, tenures: 't1', excluded: null, marked: null }]
   for (let level = 2; level <= plan.n; level++) {
-    const out = levelSql(plan, level)
+    const out = levelSql(plan, level, hooks)
     ctes.push(...out.ctes)
     levels.push({ level, tenures: out.tenures, excluded: out.excluded, marked: null })
     // Marks found in this pass belong to the tenures one level down.

@@ -1,4 +1,5 @@
 import { sql, type Expression } from 'kysely'
+import type { SqlHooks } from '../../../storage.js'
 import type { FunnelPlan } from '../funnel-plan.js'
 import { compactedCtes, firstLevelSql, groupsCtes, occurrencesSql, P } from './ordered-occurrences-sql.js'
 import { levelSql } from './ordered-level-sql.js'
@@ -24,7 +25,12 @@ import { id, int, join, sameCols, type Sql } from './sql-kit.js'
  * depth `fromStep + 1` unless partial. A run with a full attempt keeps only
  * its conversions.
  */
-export function orderedTrendCtes(plan: FunnelPlan, periodOf: (ts: Expression<number>) => Expression<number>, fromStep: number): Array<readonly [string, Sql]> {
+export function orderedTrendCtes(
+  plan: FunnelPlan,
+  periodOf: (ts: Expression<number>) => Expression<number>,
+  fromStep: number,
+  hooks: SqlHooks,
+): Array<readonly [string, Sql]> {
   const base = eventPlan(plan)
   const baseRun = runCols(base)
   const n = plan.n
@@ -46,7 +52,7 @@ export function orderedTrendCtes(plan: FunnelPlan, periodOf: (ts: Expression<num
   const tall: Sql[] = [sql`select ${runCols(plan)}, 1 as lvl, seq, t1 as ets, 0 as fx from t1`]
   const hits: Sql[] = []
   for (let level = 2; level <= n; level++) {
-    const out = levelSql(plan, level)
+    const out = levelSql(plan, level, hooks)
     ctes.push(...out.ctes)
     tall.push(sql`select ${runCols(plan)}, ${int(level)}, seq, ${id(`t${level}`)}, 0 from ${id(out.tenures)}`)
     if (out.excluded) tall.push(sql`select ${runCols(plan)}, ${int(level)}, seq, ts, 1 from ${id(out.excluded)}`)
