@@ -8,12 +8,14 @@
  */
 import type { Dialect, Expression, Kysely, Migration, SqlBool } from 'kysely'
 import type { EventRow, SightlineDatabase } from './db/tables.js'
+import type { PersonRowChanges } from './db/person-row-changes.js'
 
 export type { EventRow, SightlineDatabase } from './db/tables.js'
 export { EVENT_COLUMNS } from './db/tables.js'
 export { MATERIALIZED_NUMBERS, MATERIALIZED_PROPERTIES, type MaterializedProperty } from './db/materialized-properties.js'
 export { PROPERTY_SLOT_POOL, slotColumns, type PropertySlotType } from './db/property-slots.js'
 export { sqlCast, type SqlCastType } from './db/sql-cast.js'
+export type { ChangedDistinctId, ChangedGroup, ChangedOverride, ChangedPerson, ChangedPersonless, PersonRowChanges } from './db/person-row-changes.js'
 export type * from './db/tables.js'
 
 /** What differs between databases, stated as facts the planner asks about (never "which database is this"). */
@@ -297,6 +299,23 @@ export interface StorageDriver {
    * are time-ordered UUIDv7s, so a batch's fall in the recent row groups).
    */
   storedEventUuids?(db: Kysely<SightlineDatabase>, projectId: number, uuids: ReadonlyArray<string>): Promise<Iterable<string>>
+  /**
+   * Told the rows of `persons`, `person_distinct_ids`,
+   * `person_distinct_id_overrides`, `personless_distinct_ids` and `groups`
+   * that one write changed (capture, `persons.upsert`, `groups.upsert`, a
+   * squash), after that write committed and never for one rolled back; one
+   * call per write, with every row it changed, each versioned (see
+   * `PersonRowChanges`: a key's state is its row of greatest `(version,
+   * deleted)`, so calls may arrive in any order). For an adapter whose
+   * analyses read copies of these tables kept elsewhere (ClickHouse keeps
+   * versioned rows, as PostHog's ingestion writes them): it should write the
+   * rows of one call at once, so that an analysis sees all of a write or none
+   * of it. A rejection reaches the write's caller, whose rows stay committed.
+   * Optional: by default nothing is told, and core reads back nothing it
+   * would not otherwise (with it, person inserts return their ids and merges
+   * the distinct ids they moved).
+   */
+  personRowsChanged?(changes: PersonRowChanges): Promise<void>
   /**
    * The schema holding Sightline's tables when the database has several
    * (Postgres's `search_path`); core keeps its migration records there too.

@@ -14,6 +14,7 @@ import { GroupStore } from './group-store.js'
 import { isDistinctIdIllegal } from './illegal-distinct-id.js'
 import { initialPersonProperties, NO_UPDATES, personPropertyUpdates, type PersonPropertyUpdates } from './person-property-updates.js'
 import { PersonStore, type PersonState } from './person-store.js'
+import { tellPersonRows, tellsPersonRows } from './tell-person-rows.js'
 import { prepareEvents, type PreparedEvent } from './prepare-events.js'
 import { requireProject } from '../services/require-project.js'
 import { capturedSpan, invalidateInsightCache } from '../insights/captured-span.js'
@@ -36,12 +37,12 @@ export async function capture(ctx: EngineContext, projectId: number, input: unkn
   if (prepared.length === 0) return { stored: 0, duplicates: 0, warnings: [] }
 
   const nowMs = Math.floor(now / 1000)
-  const { result, definitionsWritten, overrides } = await withWriteRetries(ctx, projectWrites(projectId), 'capture', () =>
+  const { result, definitionsWritten, overrides, personRows, groupRows } = await withWriteRetries(ctx, projectWrites(projectId), 'capture', () =>
       ctx.db.transaction().execute(async (trx) => {
         const warnings: IngestionWarning[] = []
         const fresh = await dropDuplicates(ctx, trx, projectId, prepared)
         const span = capturedSpan(fresh)
-        const persons = new PersonStore(trx, projectId, ctx.adapter.capabilities, ctx.adapter.sql)
+        const persons = new PersonStore(trx, projectId, ctx.adapter.capabilities, ctx.adapter.sql, tellsPersonRows(ctx))
         const groups = new GroupStore(trx, projectId, ctx.adapter.capabilities)
         const definitions = new DefinitionsCollector(Math.floor(now / 1e6))
         await persons.load(fresh.flatMap((e) => identityIds(e)))
@@ -87,11 +88,13 @@ export async function capture(ctx: EngineContext, projectId: number, input: unkn
         // Last, so cached insight results disappear in the same commit as the events that change them.
         if (span) await invalidateInsightCache(trx, projectId, span)
         const skipped = prepared.length - fresh.length + (rows.length - stored)
-        return { result: { stored, duplicates: skipped, warnings }, definitionsWritten, overrides }
+        return { result: { stored, duplicates: skipped, warnings }, definitionsWritten, overrides, personRows: persons.changes(), groupRows: groups.changes() }
       }),
   )
   // Only now, after the commit: a rolled-back write must not be remembered as written.
   ctx.definitionsCache.remember(definitionsWritten, nowMs)
+  // Before the squasher may start: a squash's deletions of these overrides are told after them.
+  await tellPersonRows(ctx, projectId, personRows, groupRows)
   ctx.overrideSquasher.added(projectId, overrides)
   return result
 }

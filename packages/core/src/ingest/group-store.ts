@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Properties } from '../model/json.js'
 import type { SightlineDatabase, StorageCapabilities } from '../storage.js'
 import { formatTimestamp, parseTimestamp, type EpochMicros } from '../time/timestamp.js'
+import type { ChangedGroup } from '../db/person-row-changes.js'
 
 /** PostHog's MAX_GROUP_TYPES_PER_TEAM. */
 export const MAX_GROUP_TYPES = 5
@@ -30,6 +31,7 @@ export class GroupStore {
   readonly #preloaded = new Set<string>()
 
   readonly #rowLocks: boolean
+  #changes: ChangedGroup[] = []
 
   constructor(db: Kysely<SightlineDatabase>, projectId: number, capabilities: StorageCapabilities) {
     this.#db = db
@@ -130,7 +132,13 @@ export class GroupStore {
     }
   }
 
+  /** The groups the last `flush` wrote, with the versions written. */
+  changes(): ReadonlyArray<ChangedGroup> {
+    return this.#changes
+  }
+
   async flush(): Promise<void> {
+    this.#changes = []
     if (this.#newTypes.length > 0) {
       await this.#db
         .insertInto('group_types')
@@ -143,12 +151,15 @@ export class GroupStore {
       const sep = key.indexOf('\u0000')
       const groupTypeIndex = Number(key.slice(0, sep))
       const groupKey = key.slice(sep + 1)
+      const properties = JSON.stringify(g.properties)
+      const createdAt = formatTimestamp(g.createdAt)
+      this.#changes.push({ group_type_index: groupTypeIndex, group_key: groupKey, properties, created_at: createdAt, version: g.isNew ? 0 : g.version + 1, deleted: false })
       if (g.isNew) {
-        inserts.push({ project_id: this.#projectId, group_type_index: groupTypeIndex, group_key: groupKey, properties: JSON.stringify(g.properties), created_at: formatTimestamp(g.createdAt), version: 0 })
+        inserts.push({ project_id: this.#projectId, group_type_index: groupTypeIndex, group_key: groupKey, properties, created_at: createdAt, version: 0 })
       } else {
         await this.#db
           .updateTable('groups')
-          .set({ properties: JSON.stringify(g.properties), created_at: formatTimestamp(g.createdAt), version: g.version + 1 })
+          .set({ properties, created_at: createdAt, version: g.version + 1 })
           .where('project_id', '=', this.#projectId)
           .where('group_type_index', '=', groupTypeIndex)
           .where('group_key', '=', groupKey)

@@ -5,6 +5,7 @@ import { formatTimestamp, parseTimestamp, type EpochMicros } from '../time/times
 import { chunk } from '../util/chunk.js'
 import { personUuidFor } from '../util/uuidv5.js'
 import { applyPersonPropertyUpdates, type PersonPropertyUpdates } from './person-property-updates.js'
+import type { ChangedDistinctId, ChangedOverride, ChangedPerson, ChangedPersonless } from '../db/person-row-changes.js'
 
 /** A person as the store holds it while a batch is processed. */
 export interface PersonState {
@@ -26,6 +27,7 @@ export interface PersonState {
 /** A distinct id with its person, as `load` reads them. */
 interface PersonRow {
   readonly distinct_id: string
+  readonly id: number
   readonly uuid: string
   readonly properties: Properties
   readonly is_identified: boolean
@@ -80,15 +82,29 @@ export class PersonStore {
 
   readonly #hooks: SqlHooks
 
+  /** Person ids (the table's sequence) by uuid: loaded, or returned by `flush`'s inserts. */
+  readonly #ids = new Map<string, number>()
+  /** Whether `flush` records the rows it changes (`changes`); else it reads nothing back. */
+  readonly #recordChanges: boolean
+  #changes: PersonStoreChanges = NO_CHANGES
+
   /**
    * The capabilities give the JSON column type (for the bulk update's casts) and whether rows can be
-   * locked; the hooks spell the distinct-id lists of `load`.
+   * locked; the hooks spell the distinct-id lists of `load`. With `recordChanges`, `flush` also reads
+   * back what it cannot know in memory (the ids of inserted persons, the distinct ids a merge moved),
+   * for `changes`: for a driver that is told them (`StorageDriver.personRowsChanged`). Default false.
    */
-  constructor(db: Kysely<SightlineDatabase>, projectId: number, capabilities: StorageCapabilities, hooks: SqlHooks) {
+  constructor(db: Kysely<SightlineDatabase>, projectId: number, capabilities: StorageCapabilities, hooks: SqlHooks, recordChanges = false) {
     this.#db = db
     this.#projectId = projectId
     this.#capabilities = capabilities
     this.#hooks = hooks
+    this.#recordChanges = recordChanges
+  }
+
+  /** The rows the last `flush` changed, when the store records them (else none). */
+  changes(): PersonStoreChanges {
+    return this.#changes
   }
 
   /**
@@ -121,6 +137,7 @@ export class PersonStore {
           distinctIds: new Set(),
         }
         this.#byUuid.set(row.uuid, person)
+        this.#ids.set(row.uuid, Number(row.id))
         this.#originals.set(row.uuid, { properties: row.properties, isIdentified: row.is_identified, createdAt: person.createdAt })
       }
       person.distinctIds.add(row.distinct_id)
@@ -135,7 +152,7 @@ export class PersonStore {
       let query = this.#db
         .selectFrom('person_distinct_ids as pdi')
         .innerJoin('persons as p', (j) => j.onRef('p.uuid', '=', 'pdi.person_uuid').onRef('p.project_id', '=', 'pdi.project_id'))
-        .select(['pdi.distinct_id', 'p.uuid', 'p.properties', 'p.is_identified', 'p.created_at', 'p.version'])
+        .select(['pdi.distinct_id', 'p.id', 'p.uuid', 'p.properties', 'p.is_identified', 'p.created_at', 'p.version'])
         .where('pdi.project_id', '=', this.#projectId)
         // One list parameter, not thousands: binding and planning each made the read several times slower.
         .where(() => this.#hooks.textInList(sql.ref('pdi.distinct_id'), ids) as Expression<SqlBool>)
@@ -163,7 +180,7 @@ export class PersonStore {
     for (const part of chunk([...new Set(personOf.values())].sort(), IN_LIST)) {
       let query = this.#db
         .selectFrom('persons')
-        .select(['uuid', 'properties', 'is_identified', 'created_at', 'version'])
+        .select(['id', 'uuid', 'properties', 'is_identified', 'created_at', 'version'])
         .where('project_id', '=', this.#projectId)
         .where(uuidIn(sql.ref('uuid'), part))
       if (this.#capabilities.rowLocks) query = query.forUpdate()
@@ -275,6 +292,8 @@ export class PersonStore {
       for (let steps = 0; finalTarget.has(current) && steps <= this.#merges.length; steps++) current = finalTarget.get(current)!
       return current
     }
+    const record = this.#recordChanges
+    const moved = new Map<string, ChangedDistinctId>()
     for (const part of chunk(merged, 500)) {
       const values = sql.join(part.map((source) => sql`(${source}, ${resolve(source)})`))
       // Events stored for the merged-away person hold its uuid: their distinct ids read the target through overrides.
@@ -284,17 +303,21 @@ export class PersonStore {
         from person_distinct_ids as pdi inner join (values ${values}) as m(source, target) on pdi.person_uuid = cast(m.source as uuid)
         where pdi.project_id = ${this.#projectId}
         on conflict (project_id, distinct_id) do update set person_id = excluded.person_id`.execute(db)
-      await sql`
+      // Read back when recording: the stored distinct ids of a merged-away person are not all loaded.
+      const { rows } = await sql<{ distinct_id: string; person_uuid: string; version: number }>`
         update person_distinct_ids set person_uuid = cast(m.target as uuid), version = version + 1
         from (values ${values}) as m(source, target)
-        where person_distinct_ids.project_id = ${this.#projectId} and person_distinct_ids.person_uuid = cast(m.source as uuid)`.execute(db)
+        where person_distinct_ids.project_id = ${this.#projectId} and person_distinct_ids.person_uuid = cast(m.source as uuid)${
+          record ? sql` returning person_distinct_ids.distinct_id, person_distinct_ids.person_uuid, person_distinct_ids.version` : sql``
+        }`.execute(db)
+      for (const r of rows) moved.set(r.distinct_id, { distinct_id: r.distinct_id, person_uuid: String(r.person_uuid), version: Number(r.version), deleted: false })
     }
     for (const uuids of chunk(merged, IN_LIST)) {
       await db.deleteFrom('persons').where('project_id', '=', this.#projectId).where(uuidIn(sql.ref('uuid'), uuids)).execute()
     }
     const inserts = [...persons].filter((p) => p.isNew && !p.deleted)
     for (const part of chunk(inserts, 500)) {
-      await db
+      const insert = db
         .insertInto('persons')
         .values(
           part.map((p) => ({
@@ -306,7 +329,8 @@ export class PersonStore {
             version: p.version,
           })),
         )
-        .execute()
+      if (!record) await insert.execute()
+      else for (const r of await insert.returning(['id', 'uuid']).execute()) this.#ids.set(String(r.uuid), Number(r.id))
     }
     const changed = [...persons].filter((p) => !p.isNew && !p.deleted && this.#changed(p))
     for (const part of chunk(changed, 500)) {
@@ -334,18 +358,43 @@ export class PersonStore {
     for (const part of chunk(newMappings, 1000)) {
       await db.insertInto('person_distinct_ids').values(part).execute()
     }
-    const overridden = await this.#overridePersonless(newMappings)
-    await this.#recordPersonless()
-    return merged.length + overridden
+    const personless = await this.#overridePersonless(newMappings)
+    const recorded = await this.#recordPersonless()
+    if (record) {
+      const row = (p: PersonState, version: number, deleted: boolean): ChangedPerson => ({
+        id: this.#ids.get(p.uuid)!,
+        uuid: p.uuid,
+        properties: JSON.stringify(p.properties),
+        is_identified: p.isIdentified,
+        created_at: formatTimestamp(p.createdAt),
+        version,
+        deleted,
+      })
+      // A merged-away person that was never stored (new in this write) was never told either.
+      const removed = [...this.#byUuid.values()].filter((p) => p.deleted)
+      const distinctIds = [...moved.values(), ...newMappings.map((m) => ({ distinct_id: m.distinct_id, person_uuid: m.person_uuid, version: 0, deleted: false }))]
+      this.#changes = {
+        persons: [...inserts.map((p) => row(p, p.version, false)), ...changed.map((p) => row(p, p.version + 1, false)), ...removed.map((p) => row(p, p.version, true))],
+        distinctIds,
+        // A merge writes an override for each distinct id it moves, at the mapping's new version (the same WHERE as the UPDATE).
+        overrides: [...[...moved.values()].map((m) => ({ distinct_id: m.distinct_id, person_id: m.person_uuid, version: m.version, deleted: false })), ...personless.overrides],
+        personless: [
+          ...recorded.map((distinct_id) => ({ distinct_id, version: 0, deleted: false })),
+          ...personless.overrides.map((o) => ({ distinct_id: o.distinct_id, version: 0, deleted: true })),
+        ],
+      }
+    }
+    return merged.length + personless.overrides.length
   }
 
   /**
    * Distinct ids that had personless events stored (their `person_id` is
    * null) and now have a person: an override gives those events the person.
    */
-  async #overridePersonless(mappings: ReadonlyArray<{ distinct_id: string; person_uuid: string }>): Promise<number> {
+  async #overridePersonless(mappings: ReadonlyArray<{ distinct_id: string; person_uuid: string }>): Promise<{ overrides: ChangedOverride[] }> {
     const db = this.#db
-    let written = 0
+    // A new mapping's version is 0, and so is its override's.
+    const written: ChangedOverride[] = []
     for (const part of chunk(mappings, IN_LIST)) {
       const ids = part.map((m) => m.distinct_id)
       const personless = await db
@@ -367,13 +416,13 @@ export class PersonStore {
         .where('project_id', '=', this.#projectId)
         .where(() => this.#hooks.textInList(sql.ref('distinct_id'), [...wanted]) as Expression<SqlBool>)
         .execute()
-      written += overrides.length
+      written.push(...overrides.map((o) => ({ distinct_id: o.distinct_id, person_id: o.person_id, version: 0, deleted: false })))
     }
-    return written
+    return { overrides: written }
   }
 
-  /** Remembers the distinct ids of this write's personless events that still have no person (`markPersonless`). */
-  async #recordPersonless(): Promise<void> {
+  /** Remembers the distinct ids of this write's personless events that still have no person (`markPersonless`); resolves to them. */
+  async #recordPersonless(): Promise<string[]> {
     const ids = [...this.#personless].filter((id) => !this.#byDistinctId.has(id))
     for (const part of chunk(ids, IN_LIST)) {
       await this.#db
@@ -382,5 +431,16 @@ export class PersonStore {
         .onConflict((oc) => oc.columns(['project_id', 'distinct_id']).doNothing())
         .execute()
     }
+    return ids
   }
 }
+
+/** What `PersonStore.flush` changed, for `PersonRowChanges`. */
+export interface PersonStoreChanges {
+  readonly persons: ReadonlyArray<ChangedPerson>
+  readonly distinctIds: ReadonlyArray<ChangedDistinctId>
+  readonly overrides: ReadonlyArray<ChangedOverride>
+  readonly personless: ReadonlyArray<ChangedPersonless>
+}
+
+const NO_CHANGES: PersonStoreChanges = Object.freeze({ persons: [], distinctIds: [], overrides: [], personless: [] })

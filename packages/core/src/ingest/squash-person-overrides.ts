@@ -2,6 +2,8 @@ import { sql } from 'kysely'
 import type { EngineContext } from '../context.js'
 import { projectWrites, withWriteRetries } from '../db/write-retries.js'
 import { chunk } from '../util/chunk.js'
+import type { ChangedOverride } from '../db/person-row-changes.js'
+import { tellPersonRows, tellsPersonRows } from './tell-person-rows.js'
 
 /** Overrides folded into the events per call: bounds one write's work and how long it holds the project's write lock. */
 export const SQUASH_BATCH = 5000
@@ -20,7 +22,8 @@ const ROWS_PER_UPDATE = 1000
  * what was written. Resolves to the number of overrides folded.
  */
 export async function squashPersonOverrides(ctx: EngineContext, projectId: number): Promise<number> {
-  return withWriteRetries(ctx, projectWrites(projectId), 'squash person overrides', () =>
+  const record = tellsPersonRows(ctx)
+  const { folded, deleted } = await withWriteRetries(ctx, projectWrites(projectId), 'squash person overrides', () =>
     ctx.db.transaction().execute(async (trx) => {
       const overrides = await trx
         .selectFrom('person_distinct_id_overrides')
@@ -29,6 +32,7 @@ export async function squashPersonOverrides(ctx: EngineContext, projectId: numbe
         .orderBy('distinct_id')
         .limit(SQUASH_BATCH)
         .execute()
+      const deleted: ChangedOverride[] = []
       for (const part of chunk(overrides, ROWS_PER_UPDATE)) {
         const values = sql.join(part.map((o) => sql`(${o.distinct_id}, ${o.person_id})`))
         if (ctx.driver.foldPersonOverrides) await ctx.driver.foldPersonOverrides(trx, projectId, part)
@@ -36,13 +40,35 @@ export async function squashPersonOverrides(ctx: EngineContext, projectId: numbe
           await sql`update events set person_id = cast(v.person_id as uuid)
             from (values ${values}) as v(distinct_id, person_id)
             where events.project_id = ${projectId} and events.distinct_id = v.distinct_id`.execute(trx)
-        await sql`delete from person_distinct_id_overrides as o
+        const { rows } = await sql<{ distinct_id: string }>`delete from person_distinct_id_overrides as o
           using (values ${values}) as v(distinct_id, person_id)
-          where o.project_id = ${projectId} and o.distinct_id = v.distinct_id and o.person_id = cast(v.person_id as uuid)`.execute(trx)
+          where o.project_id = ${projectId} and o.distinct_id = v.distinct_id and o.person_id = cast(v.person_id as uuid)${record ? sql` returning o.distinct_id` : sql``}`.execute(trx)
+        if (rows.length > 0) deleted.push(...(await deletedOverrides(trx, projectId, part, rows.map((r) => r.distinct_id))))
       }
-      return overrides.length
+      return { folded: overrides.length, deleted }
     }),
   )
+  await tellPersonRows(ctx, projectId, { persons: [], distinctIds: [], overrides: deleted, personless: [] })
+  return folded
+}
+
+/**
+ * The overrides of `ids` the squash deleted, at the version they were written
+ * with: their distinct id's mapping version, which only a move (writing a new
+ * override) bumps, so it still is that version (read after the delete, which
+ * a concurrent move of these ids waits behind or makes match nothing).
+ */
+async function deletedOverrides(
+  trx: EngineContext['db'],
+  projectId: number,
+  part: ReadonlyArray<{ distinct_id: string; person_id: string }>,
+  ids: ReadonlyArray<string>,
+): Promise<ChangedOverride[]> {
+  const versions = new Map<string, number>()
+  const rows = await trx.selectFrom('person_distinct_ids').select(['distinct_id', 'version']).where('project_id', '=', projectId).where('distinct_id', 'in', ids).execute()
+  for (const r of rows) versions.set(r.distinct_id, Number(r.version))
+  const personOf = new Map(part.map((o) => [o.distinct_id, o.person_id]))
+  return ids.map((distinct_id) => ({ distinct_id, person_id: personOf.get(distinct_id)!, version: versions.get(distinct_id) ?? 0, deleted: true }))
 }
 
 /**

@@ -3,6 +3,7 @@ import { runStorage } from '../db/run.js'
 import { projectWrites, withWriteRetries } from '../db/write-retries.js'
 import { ConflictError } from '../errors.js'
 import { GroupStore, MAX_GROUP_TYPES } from '../ingest/group-store.js'
+import { tellPersonRows } from '../ingest/tell-person-rows.js'
 import { UpsertGroupInput, type Group, type GroupType } from '../model/group.js'
 import { dateToMicros } from '../time/timestamp.js'
 import { decodeOrThrow } from '../util/decode.js'
@@ -36,7 +37,7 @@ export function groupsService(ctx: EngineContext) {
       ctx.assertOpen()
       const g = sanitizeJson(decodeOrThrow(UpsertGroupInput, input, 'invalid group', [], { allowUnstorableText: true }))
       await requireProject(ctx, projectId)
-      const index = await withWriteRetries(ctx, projectWrites(projectId), 'upsert group', () =>
+      const { index, rows } = await withWriteRetries(ctx, projectWrites(projectId), 'upsert group', () =>
           ctx.db.transaction().execute(async (trx) => {
             const store = new GroupStore(trx, projectId, ctx.adapter.capabilities)
             const index = await store.typeIndex(g.groupType, g.groupTypeIndex)
@@ -50,9 +51,10 @@ export function groupsService(ctx: EngineContext) {
             }
             await store.set(index, g.groupKey, g.properties ?? {}, dateToMicros(ctx.clock()))
             await store.flush()
-            return index
+            return { index, rows: store.changes() }
           }),
       )
+      await tellPersonRows(ctx, projectId, undefined, rows)
       return (await get(projectId, index, g.groupKey))!
     },
 

@@ -4,6 +4,7 @@ import { projectWrites, withWriteRetries } from '../db/write-retries.js'
 import { ValidationError } from '../errors.js'
 import { UpsertPersonInput, type Person } from '../model/person.js'
 import { PersonStore } from '../ingest/person-store.js'
+import { tellPersonRows, tellsPersonRows } from '../ingest/tell-person-rows.js'
 import { squashAllPersonOverrides } from '../ingest/squash-person-overrides.js'
 import { dateToMicros, parseTimestamp } from '../time/timestamp.js'
 import { decodeOrThrow } from '../util/decode.js'
@@ -75,8 +76,8 @@ export function personsService(ctx: EngineContext) {
       const [first, ...rest] = p.distinctIds
       // The person is read back under the lock too: a write of the project in between could merge it away.
       return withWriteRetries(ctx, projectWrites(projectId), 'upsert person', async () => {
-        const overrides = await ctx.db.transaction().execute(async (trx) => {
-          const store = new PersonStore(trx, projectId, ctx.adapter.capabilities, ctx.adapter.sql)
+        const written = await ctx.db.transaction().execute(async (trx) => {
+          const store = new PersonStore(trx, projectId, ctx.adapter.capabilities, ctx.adapter.sql, tellsPersonRows(ctx))
           await store.load(p.distinctIds)
           const person = store.get(first) ?? store.create(first, createdAt ?? dateToMicros(ctx.clock()), {}, p.isIdentified ?? true)
           for (const id of rest) {
@@ -87,9 +88,10 @@ export function personsService(ctx: EngineContext) {
           if (createdAt !== undefined) person.createdAt = createdAt
           if (p.isIdentified !== undefined) person.isIdentified = p.isIdentified
           store.update(person, { set: p.properties ?? {}, setOnce: {}, unset: [] })
-          return store.flush()
+          return { overrides: await store.flush(), rows: store.changes() }
         })
-        ctx.overrideSquasher.added(projectId, overrides)
+        await tellPersonRows(ctx, projectId, written.rows)
+        ctx.overrideSquasher.added(projectId, written.overrides)
         return (await get(projectId, first))!
       })
     },
