@@ -451,9 +451,8 @@ describe('funnel SQL, compiled with no database', () => {
         ur3 as (select ur2.*, max(greatest(coalesce(rv1, 0), coalesce(rv2, 0))) over (partition by tgt) as vmax from ur2),
         ur4 as (select ur3.*, min(case when rv1 = vmax then 2 * seq when rv2 = vmax then 2 * seq + 1 end) over (partition by tgt) as bpos from ur3 where vmax > 0),
         ur5 as (select ur4.*, (case when bpos % 2 = 0 then bpos / 2 - 1 else (bpos - 1) / 2 end) as bsrc from ur4),
-        ur6 as (select ur5.*, max(case when seq = bsrc then seg end) over (partition by tgt) as sseg,
-                max(case when seq = bsrc then co0 end) over (partition by tgt) as sco0, max(case when seq = bsrc then cr0 end) over (partition by tgt) as scr0, max(case when seq = bsrc then co1 end) over (partition by tgt) as sco1, max(case when seq = bsrc then cr1 end) over (partition by tgt) as scr1, max(case when seq = bsrc then co2 end) over (partition by tgt) as sco2, max(case when seq = bsrc then cr2 end) over (partition by tgt) as scr2
-                from ur5),
+        ur6 as (select ur5.*, s.seg as sseg, s.co0 as sco0, s.cr0 as scr0, s.co1 as sco1, s.cr1 as scr1, s.co2 as sco2, s.cr2 as scr2
+            from ur5 join (select tgt, p0, seg, co0, cr0, co1, cr1, co2, cr2 from ur5 where seq = bsrc) as s on (s.tgt = ur5.tgt and s.p0 = ur5.p0)),
         uheads as (select tgt, p0, vmax, ts, row_number() over (partition by tgt order by ts) as hn from ur6
                 where pushed = 1 and seg = sseg and seq <= bsrc and rk > (case cls when 0 then sco0 when 1 then sco1 when 2 then sco2 end) and rk <= (case cls when 0 then sco0 when 1 then sco1 when 2 then sco2 end) + least((case cls when 0 then 1 when 1 then 1 when 2 then 1 end), (case cls when 0 then scr0 when 1 then scr1 when 2 then scr2 end) - (case cls when 0 then sco0 when 1 then sco1 when 2 then sco2 end))),
         outcome as (select tgt, p0, max(vmax) - 1 as reached, max(case when hn = 1 then ts end) as t1, max(case when hn = 2 then ts end) as t2, max(case when hn = 3 then ts end) as t3
@@ -503,9 +502,7 @@ describe('funnel SQL, compiled with no database', () => {
         ur3 as (select ur2.*, max(greatest(coalesce(rv1, 0), coalesce(rv2, 0))) over (partition by tgt) as vmax from ur2),
         ur4 as (select ur3.*, min(case when rv1 = vmax then 2 * seq when rv2 = vmax then 2 * seq + 1 end) over (partition by tgt) as bpos from ur3 where vmax > 0),
         ur5 as (select ur4.*, (case when bpos % 2 = 0 then bpos / 2 - 1 else (bpos - 1) / 2 end) as bsrc from ur4),
-        ur6 as (select ur5.*, max(case when seq = bsrc then seg end) over (partition by tgt) as sseg,
-                max(case when seq = bsrc then co0 end) over (partition by tgt) as sco0, max(case when seq = bsrc then cr0 end) over (partition by tgt) as scr0, max(case when seq = bsrc then co1 end) over (partition by tgt) as sco1, max(case when seq = bsrc then cr1 end) over (partition by tgt) as scr1, max(case when seq = bsrc then co2 end) over (partition by tgt) as sco2, max(case when seq = bsrc then cr2 end) over (partition by tgt) as scr2
-                from ur5),
+        ur6 as (select ur5.*, max(case when seq = bsrc then seg end) over (partition by tgt) as sseg, max(case when seq = bsrc then co0 end) over (partition by tgt) as sco0, max(case when seq = bsrc then cr0 end) over (partition by tgt) as scr0, max(case when seq = bsrc then co1 end) over (partition by tgt) as sco1, max(case when seq = bsrc then cr1 end) over (partition by tgt) as scr1, max(case when seq = bsrc then co2 end) over (partition by tgt) as sco2, max(case when seq = bsrc then cr2 end) over (partition by tgt) as scr2 from ur5),
         uheads as (select tgt, p0, vmax, ts, row_number() over (partition by tgt order by ts) as hn from ur6
                 where pushed = 1 and seg = sseg and seq <= bsrc and rk > (case cls when 0 then sco0 when 1 then sco1 when 2 then sco2 end) and rk <= (case cls when 0 then sco0 when 1 then sco1 when 2 then sco2 end) + least((case cls when 0 then 1 when 1 then 1 when 2 then 1 end), (case cls when 0 then scr0 when 1 then scr1 when 2 then scr2 end) - (case cls when 0 then sco0 when 1 then sco1 when 2 then sco2 end))),
         outcome as (select tgt, p0, max(vmax) - 1 as reached, max(case when hn = 1 then ts end) as t1, max(case when hn = 2 then ts end) as t2, max(case when hn = 3 then ts end) as t3

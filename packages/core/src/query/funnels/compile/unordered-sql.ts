@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { SqlHooks } from '../../../storage.js'
 import type { FunnelPlan } from '../funnel-plan.js'
 import { carriesRunValue, partitionCols, runCols, runNames } from './run-key.js'
-import { hasBit, id, int, join, type Sql } from './sql-kit.js'
+import { hasBit, id, int, join, sameCols, type Sql } from './sql-kit.js'
 
 /** The distinct classes of an unordered funnel's steps, with how many steps share each. */
 export function stepClasses(plan: FunnelPlan): Array<{ cls: number; size: number }> {
@@ -101,6 +101,16 @@ export function unorderedOutcomeCtes(plan: FunnelPlan, filing: SqlHooks | null, 
   const atSrc = (col: Sql) => sql`max(case when seq = bsrc then ${col} end) over (${perRun})`
   const ofClass = (prefix: string) => sql`(case cls ${join(classes.map(({ cls }) => sql`when ${int(cls)} then ${id(`${prefix}${cls}`)}`), ' ')} end)`
   const sizeOf = sql`(case cls ${join(classes.map(({ cls, size }) => sql`when ${int(cls)} then ${int(size)}`), ' ')} end)`
+  // The best record's source row's segment and class counts, on every row of its run: window maxima over the
+  // run, one per column, or (where joins of intermediate results hash) joined from that row, one per run: on
+  // DuckDB the maxima cost more than any other pass (10M events, 3 steps: -18% as a join).
+  const sourceCols = classes.flatMap(({ cls }) => [
+    [`co${cls}`, `sco${cls}`],
+    [`cr${cls}`, `scr${cls}`],
+  ])
+  const sourceWindowed = sql`select ur5.*, ${atSrc(sql`seg`)} as sseg, ${join(sourceCols.map(([c, as]) => sql`${atSrc(id(c!))} as ${id(as!)}`))} from ur5`
+  const sourceJoined = sql`select ur5.*, s.seg as sseg, ${join(sourceCols.map(([c, as]) => sql`${id(`s.${c}`)} as ${id(as!)}`))}
+    from ur5 join (select ${run}, seg, ${join(sourceCols.map(([c]) => id(c!)))} from ur5 where seq = bsrc) as s on ${sameCols(runNames(plan), 's', 'ur5')}`
   return [
     ...unorderedStateCtes(plan, filing, hooks),
     [
@@ -117,12 +127,7 @@ export function unorderedOutcomeCtes(plan: FunnelPlan, filing: SqlHooks | null, 
     ['ur3', sql`select ur2.*, max(greatest(coalesce(rv1, 0), coalesce(rv2, 0))) over (${perRun}) as vmax from ur2`],
     ['ur4', sql`select ur3.*, min(case when rv1 = vmax then 2 * seq when rv2 = vmax then 2 * seq + 1 end) over (${perRun}) as bpos from ur3 where vmax > 0`],
     ['ur5', sql`select ur4.*, ${bestSrc} as bsrc from ur4`],
-    [
-      'ur6',
-      sql`select ur5.*, ${atSrc(sql`seg`)} as sseg,
-        ${join(classes.flatMap(({ cls }) => [sql`${atSrc(id(`co${cls}`))} as ${id(`sco${cls}`)}`, sql`${atSrc(id(`cr${cls}`))} as ${id(`scr${cls}`)}`]))}
-        from ur5`,
-    ],
+    ['ur6', hooks.hashesIntermediateJoins === true ? sourceJoined : sourceWindowed],
     [
       'uheads',
       // Per class, the oldest queued events of the best record's queues: class ranks co+1 .. co+min(size, queued).
