@@ -174,8 +174,6 @@ export interface SqlHooks {
    * See `UnorderedFilingInput` for the rule; the fold restarts per partition.
    */
   unorderedFiling(input: UnorderedFilingInput): Expression<unknown>
-}
-
   /**
    * Whether the planner hashes a join between two of a statement's
    * intermediate results (CTEs, grouped subqueries) instead of nesting loops
@@ -187,6 +185,8 @@ export interface SqlHooks {
    * from 0.1 s to 3.7 s.
    */
   readonly hashesIntermediateJoins?: boolean
+}
+
 /**
  * The input of `SqlHooks.unorderedFiling`: column and relation names the
  * compiler chose (lower-case letters, digits, `_`), and two integers.
