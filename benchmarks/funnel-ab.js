@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { median, now, seconds } from './measure.js'
+import { recordingDuckDBConnection, recordingPgPool } from './recording-connections.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -65,13 +66,7 @@ async function openRecorder() {
   if (args.duckdb) {
     const { DuckDBInstance } = await import(pathToFileURL(path.join(args.new, 'node_modules', '@duckdb', 'node-api', 'lib', 'index.js')).href).catch(() => import('@duckdb/node-api'))
     const instance = await DuckDBInstance.create(args.duckdb)
-    const wrap = (raw) => ({
-      run: (sql, values, types) => (recorded.current.push({ sql, values, types }), raw.run(sql, values, types)),
-      stream: (sql, values, types) => (recorded.current.push({ sql, values, types }), raw.stream(sql, values, types)),
-      createAppender: (table, schema) => raw.createAppender(table, schema),
-      interrupt: () => raw.interrupt(),
-      disconnectSync: () => raw.disconnectSync(),
-    })
+    const wrap = (raw) => recordingDuckDBConnection(raw, (statement) => recorded.current.push(statement))
     const replay = await instance.connect()
     return {
       recorded,
@@ -82,26 +77,9 @@ async function openRecorder() {
   }
   const { default: pg } = await import('pg')
   const pool = new pg.Pool({ connectionString: process.env.SIGHTLINE_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test', max: 4 })
-  const wrappers = new WeakMap()
-  const recording = {
-    async connect() {
-      const client = await pool.connect()
-      if (!wrappers.has(client)) {
-        wrappers.set(client, {
-          query: (config) => {
-            recorded.current.push({ sql: config.text, values: config.values })
-            // Dumping: a funnel statement is recorded, not run (a slow plan is what one dumps to EXPLAIN).
-            if (args.dump && /\bfe as \(/.test(config.text)) return Promise.resolve({ rows: [], fields: [], rowCount: 0, command: 'SELECT' })
-            return client.query(config)
-          },
-          getTypeParser: (oid, format) => client.getTypeParser(oid, format),
-          release: () => client.release(),
-        })
-      }
-      return wrappers.get(client)
-    },
-    end: async () => {},
-  }
+  // Dumping: a funnel statement is recorded, not run (a slow plan is what one dumps to EXPLAIN).
+  const dumped = ({ sql }) => (args.dump && /\bfe as \(/.test(sql) ? { rows: [], fields: [], rowCount: 0, command: 'SELECT' } : undefined)
+  const recording = recordingPgPool(pool, (statement) => recorded.current.push(statement), dumped)
   const replay = await pool.connect()
   await replay.query(`set search_path to ${args['pg-schema']}`)
   return {

@@ -14,6 +14,7 @@ import { loadavg } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { median, now, seconds } from './measure.js'
+import { recordingDuckDBConnection, recordingPgPool } from './recording-connections.js'
 import { SUITES, summariseAnswer } from './suites.js'
 import { loadKysely } from './targets.js'
 
@@ -48,13 +49,7 @@ async function openData() {
   if (args.duckdb) {
     const { DuckDBInstance } = await import('@duckdb/node-api')
     const instance = await DuckDBInstance.create(args.duckdb)
-    const wrap = (raw) => ({
-      run: (sql, values, types) => (recorded.current.push({ sql, values }), raw.run(sql, values, types)),
-      stream: (sql, values, types) => (recorded.current.push({ sql, values }), raw.stream(sql, values, types)),
-      createAppender: (table, schema) => raw.createAppender(table, schema),
-      interrupt: () => raw.interrupt(),
-      disconnectSync: () => raw.disconnectSync(),
-    })
+    const wrap = (raw) => recordingDuckDBConnection(raw, ({ sql, values }) => recorded.current.push({ sql, values }))
     const floorStorage = (await build(args.new, 'storage-duckdb')).duckdbStorage({ instance: { connect: () => instance.connect() } })
     return {
       storage: async (dir) => (await build(dir, 'storage-duckdb')).duckdbStorage({ instance: { connect: async () => wrap(await instance.connect()) } }),
@@ -64,25 +59,7 @@ async function openData() {
   }
   const { default: pg } = await import('pg')
   const pool = new pg.Pool({ connectionString: process.env.SIGHTLINE_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test', max: 6 })
-  // The dialect keeps one wrapper per client object, so one pg client maps to one of ours.
-  const wrappers = new WeakMap()
-  const recording = {
-    async connect() {
-      const client = await pool.connect()
-      if (!wrappers.has(client)) {
-        wrappers.set(client, {
-          query: (config, values) => {
-            recorded.current.push(typeof config === 'string' ? { sql: config, values } : { sql: config.text, values: config.values })
-            return client.query(config, values)
-          },
-          getTypeParser: (oid, format) => client.getTypeParser(oid, format),
-          release: () => client.release(),
-        })
-      }
-      return wrappers.get(client)
-    },
-    end: async () => {},
-  }
+  const recording = recordingPgPool(pool, (statement) => recorded.current.push(statement))
   const schema = args['pg-schema']
   return {
     storage: async (dir) => (await build(dir, 'storage-postgres')).postgresStorage({ pool: recording, schema }),
