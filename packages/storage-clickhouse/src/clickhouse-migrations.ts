@@ -5,6 +5,9 @@ import type { ClickHouseExecutor } from './dialect/clickhouse-executor.js'
 import { clickhouseSqlHooks, jsonTextOf } from './clickhouse-sql-hooks.js'
 import { foldPersonOverrides } from './fold-person-overrides.js'
 import { SINGLE_SERVER, type ClickHouseTopology } from './clickhouse-topology.js'
+import { PERSON_ROW_KINDS, personRowsSchema } from './person-rows-schema.js'
+import { writePersonRows } from './write-person-rows.js'
+import { companionPersonRows } from './companion-person-rows.js'
 
 /** How a migration reaches ClickHouse: the executor of the connection it runs on. */
 export type ExecutorOf = (db: Kysely<any>) => Promise<ClickHouseExecutor>
@@ -138,6 +141,30 @@ async function foldKeptOverrides(executor: ClickHouseExecutor): Promise<void> {
 }
 
 /**
+ * From copies to versioned rows: creates `person_rows`, writes every row the
+ * companion holds of the five tables into it (the companion is where core
+ * wrote them; a copy may be older), then replaces each table's copy with its
+ * view. Rerun after a failure, it writes the same rows at the same versions
+ * again, which reads answer the same for.
+ */
+async function movePersonRows(db: Kysely<any>, executor: ClickHouseExecutor, topology: ClickHouseTopology): Promise<void> {
+  const [table, ...views] = personRowsSchema(topology)
+  await executor.command(table!, {})
+  for (const changes of await companionPersonRows(db)) await writePersonRows(executor, changes, topology)
+  // One read for the five: every fresh database runs this.
+  const { data } = await executor.query('select name, engine from system.tables where database = currentDatabase() and has({names:Array(String)}, name)', {
+    names: [...PERSON_ROW_KINDS],
+  })
+  const engines = new Map((data as Array<[string, string]>).map(([name, engine]) => [name, engine]))
+  const drop = topology.cluster === null ? '' : ' sync'
+  for (const [i, kind] of PERSON_ROW_KINDS.entries()) {
+    const engine = engines.get(kind)
+    if (engine !== undefined && engine !== 'View') await executor.command(`drop table "${kind}"${topology.onCluster}${drop}`, {})
+    await executor.command(views[i]!, {})
+  }
+}
+
+/**
  * The tables a column is added to: on a cluster the shards' `events_local`
  * first (its ALTER replicates within each shard), then the Distributed
  * `events`, whose columns are its own (each `ON CLUSTER`); on one server `events`.
@@ -177,5 +204,6 @@ export function clickhouseMigrations(executorOf: ExecutorOf, topology: ClickHous
         if (topology.cluster === null) await foldKeptOverrides(await executorOf(db))
       },
     },
+    clickhouse_0008_person_rows: { up: async (db) => movePersonRows(db, await executorOf(db), topology) },
   }
 }

@@ -4,6 +4,7 @@ import { clickhouseSqlHooks } from './clickhouse-sql-hooks.js'
 import { clickhouseMigrations } from './clickhouse-migrations.js'
 import { insertEvents, removeEvents } from './insert-events.js'
 import { foldPersonOverrides } from './fold-person-overrides.js'
+import { writePersonRows } from './write-person-rows.js'
 import { clusterTopology, SINGLE_SERVER, type ClickHouseTopology } from './clickhouse-topology.js'
 import { chdbExecutor } from './dialect/chdb-executor.js'
 import { clientExecutor } from './dialect/client-executor.js'
@@ -34,8 +35,8 @@ export interface ClusterOption {
    * shards' `events_local` (ReplicatedReplacingMergeTree) and a Distributed
    * `events` sharded by the distinct id's hash on every node; inserts wait
    * until every shard stored its rows; mutations and deletes go to
-   * `events_local` on every node; the copies of person tables are whole on
-   * every node; analyses read other Distributed reads with GLOBAL IN and
+   * `events_local` on every node; the person rows (and the copy of cohort
+   * people) are whole on every node; analyses read other Distributed reads with GLOBAL IN and
    * GLOBAL JOIN (README, *A cluster*). Letters, digits, `_` and `-`,
    * starting with a letter or `_` (else a RangeError). Default: none, the
    * tables are the server's own.
@@ -149,6 +150,8 @@ export function clickhouseStorage(options: ClickHouseStorageOptions): StorageAda
           rows.length === 0 ? Promise.resolve(0) : db.getExecutor().provideConnection((c) => (c as RoutingConnection).insertEvents(rows)),
         // The squash's UPDATE would reach the companion's empty events table: ClickHouse's events are folded here, before the companion deletes the overrides.
         foldPersonOverrides: async (db, projectId, overrides) => foldPersonOverrides(await executorOf(db), projectId, overrides, topology),
+        // Person-side rows go to ClickHouse as versioned rows once their write committed; analyses read the latest of each key.
+        personRowsChanged: (changes) => writePersonRows(executor, changes, topology),
         isWriteConflict: (error: unknown) => inner.isWriteConflict(error),
         ...(inner.afterMigrations && { afterMigrations: (db: Kysely<SightlineDatabase>) => inner.afterMigrations!(db) }),
         async close() {

@@ -126,33 +126,33 @@ describe('clickhouseStorage: events on ClickHouse, the rest on the companion', (
       expect(await chCount()).toBe(3)
     })
 
-    it("refreshes ClickHouse's copy of a person table before a read of events names it, after writes commit", async () => {
-      await sql`create table person_distinct_ids (project_id integer not null, distinct_id text not null, person_uuid uuid not null, version integer not null)`.execute(db)
-      await driver.insertEvents(db, [row('0190f5a0-0000-7000-8000-000000000001')])
-      const joined = () =>
-        sql<{ p: string | null }>`select toString(pdi.person_uuid) as p from events as e left join person_distinct_ids as pdi on pdi.project_id = e.project_id and pdi.distinct_id = e.distinct_id`
-          .execute(db)
-          .then((r) => r.rows.map((x) => x.p))
-      // The outer join's missing side is null, as in SQL (ClickHouse's default would be a zero UUID).
-      expect(await joined()).toEqual([null])
+    it("refreshes ClickHouse's copy of cohort people before a read of events names it, after writes commit", async () => {
+      await sql`create table cohort_people (project_id integer not null, cohort_id integer not null, person_uuid uuid not null)`.execute(db)
       const person = '0190f5a0-0000-7000-8000-00000000000b'
+      await driver.insertEvents(db, [{ ...row('0190f5a0-0000-7000-8000-000000000001'), person_id: person }])
+      const joined = () =>
+        sql<{ c: number | null }>`select cp.cohort_id as c from events as e left join cohort_people as cp on cp.project_id = e.project_id and cp.person_uuid = e.person_id`
+          .execute(db)
+          .then((r) => r.rows.map((x) => x.c))
+      // The outer join's missing side is null, as in SQL (ClickHouse's default would be 0).
+      expect(await joined()).toEqual([null])
       await db.transaction().execute(async (trx) => {
-        await trx.insertInto('person_distinct_ids').values({ project_id: 1, distinct_id: 'd', person_uuid: person, version: 0 }).execute()
+        await trx.insertInto('cohort_people').values({ project_id: 1, cohort_id: 5, person_uuid: person }).execute()
         // Read inside the writing transaction: the copy may hold its rows, and is refreshed again once it ends.
         expect(await sql`select count() as n from events`.execute(trx)).toMatchObject({ rows: [{ n: 1 }] })
       })
-      expect(await joined()).toEqual([person])
+      expect(await joined()).toEqual([5])
       const rolledBack = db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('person_distinct_ids').execute()
-        expect(await sql<{ p: string }>`select toString(pdi.person_uuid) as p from events as e left join person_distinct_ids as pdi on pdi.distinct_id = e.distinct_id`.execute(trx)).toMatchObject({ rows: [{ p: null }] })
+        await trx.deleteFrom('cohort_people').execute()
+        expect(await sql<{ c: number }>`select cp.cohort_id as c from events as e left join cohort_people as cp on cp.person_uuid = e.person_id`.execute(trx)).toMatchObject({ rows: [{ c: null }] })
         throw new Error('abandoned')
       })
       await expect(rolledBack).rejects.toThrow('abandoned')
-      expect(await joined()).toEqual([person])
+      expect(await joined()).toEqual([5])
     })
 
-    it("folds a squash's overrides into ClickHouse's events; the copy of the overrides then mirrors the companion", async () => {
-      await sql`create table person_distinct_id_overrides (project_id integer not null, distinct_id text not null, person_id uuid not null)`.execute(db)
+    it("folds a squash's overrides into ClickHouse's events; the override told deleted then leaves ClickHouse's rows", async () => {
+      await driver.migrations['clickhouse_0008_person_rows']!.up(db)
       const p1 = '0190f5a0-0000-7000-8000-0000000000b1'
       await driver.insertEvents(db, [
         { ...row('0190f5a0-0000-7000-8000-000000000001'), person_id: p1 },
@@ -166,14 +166,14 @@ describe('clickhouseStorage: events on ClickHouse, the rest on the companion', (
           .execute(db)
           .then((r) => r.rows)
       const p2 = '0190f5a0-0000-7000-8000-0000000000b2'
-      await db.insertInto('person_distinct_id_overrides' as never).values({ project_id: 1, distinct_id: 'd', person_id: p2 } as never).execute()
+      const told = (deleted: boolean) =>
+        driver.personRowsChanged!({ projectId: 1, persons: [], distinctIds: [], overrides: [{ distinct_id: 'd', person_id: p2, version: 1, deleted }], personless: [], groups: [] })
+      await told(false)
       expect(await persons()).toEqual([{ p: p2, ov: p2 }, { p: p1, ov: null }, { p: p1, ov: null }])
-      // The squash's order: fold, then delete the overrides, in one companion transaction.
-      await db.transaction().execute(async (trx) => {
-        await driver.foldPersonOverrides!(trx, 1, [{ distinct_id: 'd', person_id: p2 }])
-        await trx.deleteFrom('person_distinct_id_overrides' as never).execute()
-      })
-      // Only project 1's events of distinct id d changed; the override is gone from ClickHouse's copy too.
+      // The squash's order: fold, delete the overrides in the companion, and once that committed tell the deletion.
+      await driver.foldPersonOverrides!(db, 1, [{ distinct_id: 'd', person_id: p2 }])
+      await told(true)
+      // Only project 1's events of distinct id d changed; the override is gone from ClickHouse's rows too.
       expect(await persons()).toEqual([{ p: p2, ov: null }, { p: p1, ov: null }, { p: p1, ov: null }])
       expect(await chCount(`person_id = '${p2}'`)).toBe(1)
     })

@@ -24,6 +24,7 @@ const MIGRATIONS = [
   'clickhouse_0005_materialized_numbers',
   'clickhouse_0006_property_slots',
   'clickhouse_0007_fold_kept_overrides',
+  'clickhouse_0008_person_rows',
 ]
 
 const row = (uuid: string, distinct_id = 'd'): EventRow =>
@@ -103,12 +104,42 @@ describe('clickhouseStorage({ client, cluster }): the statements a cluster gets'
     // each materialized number (migration 0005), then all slot columns in one ALTER per table (0006).
     const n = MATERIALIZED_NUMBERS.length
     const tables = [...Array(n).fill('events_local'), ...Array(n).fill('events'), 'events_local', 'events']
-    const alters = ddl.slice(5)
+    const alters = ddl.slice(5, 5 + tables.length)
     expect(alters).toHaveLength(tables.length)
     for (const [i, statement] of alters.entries()) expect(statement.startsWith(`alter table ${tables[i]} on cluster \`sl\` add column if not exists `), statement).toBe(true)
-    // Every statement that creates or changes something names the cluster; the one read is the guard's.
+    // 0008: the person rows, whole on every node, and a view of each table over them (no copy to drop here).
+    const personRows = ddl.slice(5 + tables.length)
+    expect(personRows[0]).toMatch(/^create table if not exists person_rows on cluster `sl` \( kind LowCardinality\(String\), project_id Int32, .*\) engine = ReplicatedReplacingMergeTree\('\/clickhouse\/tables\/\{uuid\}\/all', '\{replica\}-\{shard\}', ver\) order by \(kind, project_id, group_type_index, key\)$/)
+    expect(personRows.slice(1).map((s) => s.split(' as select')[0])).toEqual(
+      ['persons', 'person_distinct_ids', 'person_distinct_id_overrides', 'personless_distinct_ids', 'groups'].map((t) => `create view if not exists "${t}" on cluster \`sl\``),
+    )
+    // Every statement that creates or changes something names the cluster; the reads are the guards'.
     expect(ddl.every((s) => s.includes('on cluster `sl`'))).toBe(true)
-    expect(sent.filter((r) => r.kind === 'query').map((r) => r.sql)).toEqual([`select engine from system.tables where database = currentDatabase() and name = 'events'`])
+    const reads = sent.filter((r) => r.kind === 'query')
+    expect(reads[0]!.sql).toBe(`select engine from system.tables where database = currentDatabase() and name = 'events'`)
+    expect(reads.slice(1).map((r) => r.params)).toEqual([{ names: ['persons', 'person_distinct_ids', 'person_distinct_id_overrides', 'personless_distinct_ids', 'groups'] }])
+    expect(clusterProblems(sent)).toEqual([])
+  })
+
+  it("writes a write's person rows in one insert, then waits until every node has them", async () => {
+    const person = '0190f5a0-0000-7000-8000-0000000000b1'
+    await driver.personRowsChanged!({
+      projectId: 3,
+      persons: [{ id: 7, uuid: person, properties: '{"a":1}', is_identified: true, created_at: '2026-01-01T10:00:00.000000Z', version: 2, deleted: false }],
+      distinctIds: [{ distinct_id: 'ada', person_uuid: person, version: 1, deleted: false }],
+      overrides: [{ distinct_id: 'anon', person_id: person, version: 1, deleted: true }],
+      personless: [],
+      groups: [],
+    })
+    expect(sent.map((r) => r.kind)).toEqual(['insert', 'command'])
+    expect(sent[0]).toMatchObject({ sql: 'person_rows' })
+    // ver = version * 2 + deleted.
+    expect(sent[0]!.rows).toMatchObject([
+      { kind: 'persons', project_id: 3, key: person, ver: 4, row_id: 7, row_properties: '{"a":1}', row_is_identified: true, row_created_at: '2026-01-01 10:00:00.000000' },
+      { kind: 'person_distinct_ids', project_id: 3, key: 'ada', ver: 2, row_person: person },
+      { kind: 'person_distinct_id_overrides', project_id: 3, key: 'anon', ver: 3, row_person: person },
+    ])
+    expect(oneLine(sent[1]!.sql)).toBe('system sync replica on cluster `sl` person_rows')
     expect(clusterProblems(sent)).toEqual([])
   })
 
@@ -140,24 +171,24 @@ describe('clickhouseStorage({ client, cluster }): the statements a cluster gets'
     expect(clusterProblems(sent)).toEqual([])
   })
 
-  it('refreshes a person copy as a table replicated to every node, synced before it is swapped in', async () => {
-    await sql`create table person_distinct_ids (project_id integer not null, distinct_id text not null, person_uuid uuid not null, version integer not null)`.execute(db)
-    await sql`insert into person_distinct_ids values (1, 'd', '0190f5a0-0000-7000-8000-00000000000b', 0)`.execute(db)
-    await sql`select count() as n from events as e left join person_distinct_ids as pdi on pdi.distinct_id = e.distinct_id`.execute(db)
+  it('refreshes a copy (cohort people) as a table replicated to every node, synced before it is swapped in', async () => {
+    await sql`create table cohort_people (project_id integer not null, cohort_id integer not null, person_uuid uuid not null)`.execute(db)
+    await sql`insert into cohort_people values (1, 5, '0190f5a0-0000-7000-8000-00000000000b')`.execute(db)
+    await sql`select count() as n from events as e left join cohort_people as cp on cp.person_uuid = e.person_id`.execute(db)
     const body =
-      '("project_id" Int32, "distinct_id" String, "person_uuid" UUID, "version" Int32) engine = ReplicatedMergeTree(\'/clickhouse/tables/{uuid}/all\', \'{replica}-{shard}\') order by ("project_id", "distinct_id")'
+      '("project_id" Int32, "cohort_id" Int32, "person_uuid" UUID) engine = ReplicatedMergeTree(\'/clickhouse/tables/{uuid}/all\', \'{replica}-{shard}\') order by ("project_id", "cohort_id", "person_uuid")'
     expect(commands(sent)).toEqual([
-      'drop table if exists "person_distinct_ids__sightline_next" on cluster `sl` sync',
-      `create table "person_distinct_ids__sightline_next" on cluster \`sl\` ${body}`,
-      'system sync replica on cluster `sl` "person_distinct_ids__sightline_next"',
-      `create table if not exists "person_distinct_ids" on cluster \`sl\` ${body}`,
-      'exchange tables "person_distinct_ids__sightline_next" and "person_distinct_ids" on cluster `sl`',
-      'drop table "person_distinct_ids__sightline_next" on cluster `sl` sync',
+      'drop table if exists "cohort_people__sightline_next" on cluster `sl` sync',
+      `create table "cohort_people__sightline_next" on cluster \`sl\` ${body}`,
+      'system sync replica on cluster `sl` "cohort_people__sightline_next"',
+      `create table if not exists "cohort_people" on cluster \`sl\` ${body}`,
+      'exchange tables "cohort_people__sightline_next" and "cohort_people" on cluster `sl`',
+      'drop table "cohort_people__sightline_next" on cluster `sl` sync',
     ])
     // The rows go to the next copy on the node the client reaches, between its creation and the sync.
     const insertAt = sent.findIndex((r) => r.kind === 'insert')
-    expect(sent[insertAt]).toMatchObject({ sql: 'person_distinct_ids__sightline_next', rows: [{ project_id: 1, distinct_id: 'd', version: 0 }] })
-    expect(oneLine(sent[insertAt - 1]!.sql)).toMatch(/^create table "person_distinct_ids__sightline_next"/)
+    expect(sent[insertAt]).toMatchObject({ sql: 'cohort_people__sightline_next', rows: [{ project_id: 1, cohort_id: 5 }] })
+    expect(oneLine(sent[insertAt - 1]!.sql)).toMatch(/^create table "cohort_people__sightline_next"/)
     expect(oneLine(sent[insertAt + 1]!.sql)).toMatch(/^system sync replica/)
     expect(sent.at(-1)).toMatchObject({ kind: 'query' })
     expect(clusterProblems(sent)).toEqual([])

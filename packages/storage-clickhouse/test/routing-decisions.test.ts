@@ -25,9 +25,11 @@ describe('RoutingCompiler', () => {
 
   it('sends a read of events to ClickHouse, with the copied tables it joins', () => {
     const source = sql`events as e`
-    const r = route(sql`select count(*) from ${source} left join person_distinct_ids as pdi on pdi.distinct_id = e.distinct_id where e.event = ${'x'}`)
-    expect(r.route).toEqual({ side: 'clickhouse', reads: new Set(['person_distinct_ids']) })
+    const r = route(sql`select count(*) from ${source} left join cohort_people as cp on cp.person_uuid = e.person_id where e.event = ${'x'}`)
+    expect(r.route).toEqual({ side: 'clickhouse', reads: new Set(['cohort_people']) })
     expect(r.sql).toContain('{p1:String}')
+    // Distinct ids are versioned rows that core tells the adapter, not a copy: nothing to refresh.
+    expect(route(sql`select count(*) from events as e left join person_distinct_ids as pdi on pdi.distinct_id = e.distinct_id`).route).toEqual({ side: 'clickhouse', reads: new Set() })
   })
 
   it('keeps writes and DDL of events, and reads of other tables, on the companion', () => {
@@ -38,8 +40,9 @@ describe('RoutingCompiler', () => {
   })
 
   it('marks the copied tables a companion write changes', () => {
-    expect(route(sql`insert into person_distinct_ids (project_id) values (${1})`).route).toEqual({ side: 'companion', writes: new Set(['person_distinct_ids']) })
-    expect(route(sql`delete from person_distinct_id_overrides as o where o.project_id = ${1}`).route).toEqual({ side: 'companion', writes: new Set(['person_distinct_id_overrides']) })
+    expect(route(sql`insert into cohort_people (project_id) values (${1})`).route).toEqual({ side: 'companion', writes: new Set(['cohort_people']) })
+    expect(route(sql`delete from cohort_people as c where c.project_id = ${1}`).route).toEqual({ side: 'companion', writes: new Set(['cohort_people']) })
+    expect(route(sql`delete from person_distinct_id_overrides as o where o.project_id = ${1}`).route).toEqual({ side: 'companion', writes: new Set() })
   })
 
   it('does not take a table named in a bound value for one the statement reads', () => {

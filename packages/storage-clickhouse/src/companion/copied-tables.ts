@@ -4,18 +4,17 @@ export interface CopiedTable {
 }
 
 /**
- * Companion tables that analyses on ClickHouse join with events, and the
- * ClickHouse sorting key of each one's copy. Their rows are the companion's
- * (core writes them in transactions); ClickHouse holds copies, refreshed
- * before a read that names them (`table-copies.ts`).
+ * Companion tables that analyses on ClickHouse join with events and that core
+ * writes without telling the adapter, and the ClickHouse sorting key of each
+ * one's copy. Their rows are the companion's (core writes them in
+ * transactions); ClickHouse holds copies, refreshed before a read that names
+ * them (`table-copies.ts`). Persons, distinct ids, overrides, personless
+ * distinct ids and groups are not copied: core tells their rows
+ * (`personRowsChanged`), kept as versioned rows (`person-rows-schema.ts`).
+ * `cohort_people` is: core adds static cohorts' people in its query code,
+ * which tells nothing.
  */
 export const COPIED_TABLES: ReadonlyMap<string, CopiedTable> = new Map<string, CopiedTable>([
-  ['persons', { orderBy: ['project_id', 'uuid'] }],
-  ['person_distinct_ids', { orderBy: ['project_id', 'distinct_id'] }],
-  // Core's squash folds overrides into ClickHouse's events (foldPersonOverrides) before it deletes them.
-  ['person_distinct_id_overrides', { orderBy: ['project_id', 'distinct_id'] }],
-  ['personless_distinct_ids', { orderBy: ['project_id', 'distinct_id'] }],
-  ['groups', { orderBy: ['project_id', 'group_type_index', 'group_key'] }],
   ['cohort_people', { orderBy: ['project_id', 'cohort_id', 'person_uuid'] }],
 ])
 

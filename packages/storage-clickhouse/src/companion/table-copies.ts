@@ -23,10 +23,9 @@ interface CompanionColumn {
  * atomic; the nodes' are not one: an analysis running during a refresh may
  * join one shard's events with the old copy and another's with the new.
  *
- * Interim: a refresh copies the whole table. It keeps analyses exact while
- * core writes persons only to the companion; PostHog's form, where ingestion
- * writes versioned person rows to ClickHouse as it writes them to Postgres,
- * needs a port member (README, What is left).
+ * A refresh copies the whole table: kept for the tables core writes without
+ * telling the adapter (today `cohort_people`). Persons and the other tables
+ * ingestion writes are versioned rows instead (`person-rows-schema.ts`).
  */
 export class TableCopies {
   readonly #fresh = new Set<string>()
