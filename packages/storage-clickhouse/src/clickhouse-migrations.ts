@@ -150,7 +150,9 @@ async function foldKeptOverrides(executor: ClickHouseExecutor): Promise<void> {
 async function movePersonRows(db: Kysely<any>, executor: ClickHouseExecutor, topology: ClickHouseTopology): Promise<void> {
   const [table, ...views] = personRowsSchema(topology)
   await executor.command(table!, {})
-  for (const changes of await companionPersonRows(db)) await writePersonRows(executor, changes, topology)
+  // Reads of these tables through db run on the companion.
+  const read = async (query: string) => (await sql.raw<Record<string, unknown>>(query).execute(db)).rows
+  for (const changes of await companionPersonRows(read)) await writePersonRows(executor, changes, topology)
   // One read for the five: every fresh database runs this.
   const { data } = await executor.query('select name, engine from system.tables where database = currentDatabase() and has({names:Array(String)}, name)', {
     names: [...PERSON_ROW_KINDS],

@@ -4,7 +4,7 @@ import { clickhouseSqlHooks } from './clickhouse-sql-hooks.js'
 import { clickhouseMigrations } from './clickhouse-migrations.js'
 import { insertEvents, removeEvents } from './insert-events.js'
 import { foldPersonOverrides } from './fold-person-overrides.js'
-import { writePersonRows } from './write-person-rows.js'
+import { PersonRows } from './person-rows.js'
 import { clusterTopology, SINGLE_SERVER, type ClickHouseTopology } from './clickhouse-topology.js'
 import { chdbExecutor } from './dialect/chdb-executor.js'
 import { clientExecutor } from './dialect/client-executor.js'
@@ -69,6 +69,19 @@ function copiesOf(target: object, executor: ClickHouseExecutor, alwaysRefresh: b
   return copies
 }
 
+/**
+ * The person rows' writer, one per ClickHouse session or client as the
+ * copies: a write one engine failed to tell is caught up before the next
+ * read of any engine on that database.
+ */
+const PERSON_ROWS = new WeakMap<object, PersonRows>()
+
+function personRowsOf(target: object, executor: ClickHouseExecutor, topology: ClickHouseTopology): PersonRows {
+  let rows = PERSON_ROWS.get(target)
+  if (!rows) PERSON_ROWS.set(target, (rows = new PersonRows(executor, topology)))
+  return rows
+}
+
 /** The topology `options` name: a cluster (validated, server targets only) or one server. */
 function topologyOf(options: ClickHouseStorageOptions, server: boolean): ClickHouseTopology {
   const cluster = (options as ClusterOption).cluster
@@ -131,6 +144,7 @@ export function clickhouseStorage(options: ClickHouseStorageOptions): StorageAda
         executor = chdbExecutor(owned)
       }
       const copies = copiesOf(target, executor, multiProcess, topology)
+      const personRows = personRowsOf(target, executor, topology)
       let inner: StorageDriver
       try {
         inner = await companion.open()
@@ -143,7 +157,7 @@ export function clickhouseStorage(options: ClickHouseStorageOptions): StorageAda
       const executorOf = (db: Kysely<any>) => db.getExecutor().provideConnection(async (c) => (c as RoutingConnection).executor)
       let closed = false
       return {
-        dialect: new RoutingDialect(inner.dialect, executor, events, copies, topology.distributed),
+        dialect: new RoutingDialect(inner.dialect, executor, events, copies, personRows, topology.distributed),
         migrations: { ...inner.migrations, ...clickhouseMigrations(executorOf, topology) },
         ...(inner.schema !== undefined && { schema: inner.schema }),
         insertEvents: (db: Kysely<SightlineDatabase>, rows: ReadonlyArray<EventRow>) =>
@@ -151,7 +165,7 @@ export function clickhouseStorage(options: ClickHouseStorageOptions): StorageAda
         // The squash's UPDATE would reach the companion's empty events table: ClickHouse's events are folded here, before the companion deletes the overrides.
         foldPersonOverrides: async (db, projectId, overrides) => foldPersonOverrides(await executorOf(db), projectId, overrides, topology),
         // Person-side rows go to ClickHouse as versioned rows once their write committed; analyses read the latest of each key.
-        personRowsChanged: (changes) => writePersonRows(executor, changes, topology),
+        personRowsChanged: (changes) => personRows.write(changes),
         isWriteConflict: (error: unknown) => inner.isWriteConflict(error),
         ...(inner.afterMigrations && { afterMigrations: (db: Kysely<SightlineDatabase>) => inner.afterMigrations!(db) }),
         async close() {

@@ -136,6 +136,28 @@ describe('person rows written to ClickHouse by ingestion', () => {
     expect(await distinctIds()).toEqual([`ada -> ${await uuidOf('ada')}@0`])
   })
 
+  it('a write whose person rows ClickHouse refuses after the commit is caught up before the next read', async () => {
+    await sightline!.capture(project, [
+      { event: '$pageview', distinctId: 'anon', timestamp: AT },
+      { event: '$pageview', distinctId: 'ada', timestamp: AT },
+    ])
+    const [ada, anon] = [await uuidOf('ada'), await uuidOf('anon')]
+    // The merge commits on the companion (its events reach ClickHouse before the commit); telling its person rows fails.
+    await chdb.session.queryAsync('rename table person_rows to person_rows_away')
+    await expect(sightline!.capture(project, [{ event: '$identify', distinctId: 'ada', timestamp: AT, properties: { $anon_distinct_id: 'anon' } }])).rejects.toThrow(/write person rows failed/)
+    await chdb.session.queryAsync('rename table person_rows_away to person_rows')
+    expect(await companion(`select count(*)::int as n from persons`)).toEqual([{ n: 1 }])
+    // Read directly, ClickHouse is still behind: two persons, no override.
+    expect(await distinctIds()).toEqual([`ada -> ${ada}@0`, `anon -> ${anon}@0`])
+    expect(await overrides()).toEqual([])
+    // The engine's next read catches up first: anon moved at version 1 with its override, anon's person deleted at its version 0.
+    expect(await dau()).toEqual([1])
+    expect(await distinctIds()).toEqual([`ada -> ${ada}@0`, `anon -> ${ada}@1`])
+    expect(await overrides()).toEqual([`anon -> ${ada}`])
+    expect((await persons()).map((p) => `${p.uuid === ada ? 'ada' : 'anon'}@${p.version}`)).toEqual(['ada@1'])
+    expect(await ch(`select toUInt32(ver) as ver from person_rows where kind = 'persons' and key = '${anon}' order by ver`)).toEqual([{ ver: 0 }, { ver: 1 }])
+  })
+
   it("a key's latest version wins whatever order rows arrive in, and a deletion outranks the live row of its version", async () => {
     // The port reached directly, through a driver of its own on the same databases.
     const own = await clickhouseStorage({ session: chdb.session, companion: duckdbStorage({ instance }) }).open()

@@ -1,8 +1,9 @@
-import type { CompiledQuery, DatabaseConnection, QueryResult } from 'kysely'
+import { CompiledQuery, type DatabaseConnection, type QueryResult } from 'kysely'
 import type { EventRow } from '@sightline/core/storage'
 import { ClickHouseConnection } from '../dialect/clickhouse-connection.js'
 import type { Route } from './routing-compiler.js'
 import type { TableCopies } from './table-copies.js'
+import type { PersonRows } from '../person-rows.js'
 import type { ClickHouseExecutor } from '../dialect/clickhouse-executor.js'
 
 /** ClickHouse's columns that hold JSON text, read parsed as the companion's JSON columns are. */
@@ -32,6 +33,7 @@ export class RoutingConnection implements DatabaseConnection {
     private readonly routes: WeakMap<CompiledQuery, Route>,
     private readonly events: EventWriter,
     private readonly copies: TableCopies,
+    private readonly personRows: PersonRows,
     /** The Distributed tables of a cluster (empty on one server), which reads of them treat apart (`statementPlan`). */
     distributed: ReadonlySet<string>,
   ) {
@@ -41,6 +43,7 @@ export class RoutingConnection implements DatabaseConnection {
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const route = this.routes.get(compiled)
     if (route?.side === 'clickhouse') {
+      await this.#catchUp()
       if (route.reads.size > 0) await this.copies.refresh(route.reads, this.companion)
       return this.#clickhouse.executeQuery(compiled)
     }
@@ -56,8 +59,15 @@ export class RoutingConnection implements DatabaseConnection {
       if (route && route.writes.size > 0) this.#wrote(route.writes)
       return
     }
+    await this.#catchUp()
     if (route.reads.size > 0) await this.copies.refresh(route.reads, this.companion)
     yield* this.#clickhouse.streamQuery<R>(compiled, chunkSize)
+  }
+
+  // After a write whose person rows ClickHouse refused. Not inside a companion transaction, whose uncommitted rows it would read.
+  async #catchUp(): Promise<void> {
+    if (!this.personRows.behind || this.#pending !== undefined) return
+    await this.personRows.catchUp(async (query) => (await this.companion.executeQuery<Record<string, unknown>>(CompiledQuery.raw(query))).rows)
   }
 
   // Stale at once (a read later in the same transaction sees its writes) and again when the transaction ends,

@@ -3,6 +3,7 @@ import type { ClickHouseExecutor } from '../dialect/clickhouse-executor.js'
 import { ClickHouseQueryCompiler } from '../dialect/clickhouse-query-compiler.js'
 import { RoutingCompiler, type Route } from './routing-compiler.js'
 import type { TableCopies } from './table-copies.js'
+import type { PersonRows } from '../person-rows.js'
 import { RoutingDriver } from './routing-driver.js'
 import type { EventWriter } from './routing-connection.js'
 
@@ -23,12 +24,14 @@ export class RoutingDialect implements Dialect {
     private readonly executor: ClickHouseExecutor,
     private readonly events: EventWriter,
     private readonly copies: TableCopies,
+    /** ClickHouse's person rows, caught up before a read when a write of them failed. */
+    private readonly personRows: PersonRows,
     /** The Distributed tables of a cluster. Default: none, one server. */
     private readonly distributed: ReadonlySet<string> = new Set(),
   ) {}
 
   createDriver(): Driver {
-    return new RoutingDriver(this.companion.createDriver(), this.executor, this.#routes, this.events, this.copies, this.distributed)
+    return new RoutingDriver(this.companion.createDriver(), this.executor, this.#routes, this.events, this.copies, this.personRows, this.distributed)
   }
 
   createQueryCompiler(): QueryCompiler {

@@ -3,6 +3,7 @@ import type { ClickHouseExecutor } from '../dialect/clickhouse-executor.js'
 import { RoutingConnection, type EventWriter } from './routing-connection.js'
 import type { Route } from './routing-compiler.js'
 import type { TableCopies } from './table-copies.js'
+import type { PersonRows } from '../person-rows.js'
 
 /**
  * The companion's driver, each connection paired with ClickHouse.
@@ -20,6 +21,7 @@ export class RoutingDriver implements Driver {
     private readonly routes: WeakMap<CompiledQuery, Route>,
     private readonly events: EventWriter,
     private readonly copies: TableCopies,
+    private readonly personRows: PersonRows,
     private readonly distributed: ReadonlySet<string>,
   ) {}
 
@@ -29,7 +31,7 @@ export class RoutingDriver implements Driver {
 
   async acquireConnection(): Promise<DatabaseConnection> {
     const inner = await this.companion.acquireConnection()
-    return new RoutingConnection(inner, this.executor, this.routes, this.events, this.copies, this.distributed)
+    return new RoutingConnection(inner, this.executor, this.routes, this.events, this.copies, this.personRows, this.distributed)
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
