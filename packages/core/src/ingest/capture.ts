@@ -93,9 +93,10 @@ export async function capture(ctx: EngineContext, projectId: number, input: unkn
   )
   // Only now, after the commit: a rolled-back write must not be remembered as written.
   ctx.definitionsCache.remember(definitionsWritten, nowMs)
-  // Before the squasher may start: a squash's deletions of these overrides are told after them.
-  await tellPersonRows(ctx, projectId, personRows, groupRows)
   ctx.overrideSquasher.added(projectId, overrides)
+  // Counted first, so that a failed tell loses no override from the count. A squash this starts may be told
+  // before this write is: versions order the rows, and its deletion outranks the override it deletes.
+  await tellPersonRows(ctx, projectId, personRows, groupRows)
   return result
 }
 

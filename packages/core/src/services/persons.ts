@@ -90,8 +90,8 @@ export function personsService(ctx: EngineContext) {
           store.update(person, { set: p.properties ?? {}, setOnce: {}, unset: [] })
           return { overrides: await store.flush(), rows: store.changes() }
         })
-        await tellPersonRows(ctx, projectId, written.rows)
         ctx.overrideSquasher.added(projectId, written.overrides)
+        await tellPersonRows(ctx, projectId, written.rows)
         return (await get(projectId, first))!
       })
     },
