@@ -4,6 +4,7 @@ import type { DefinitionsCache } from './ingest/definitions-cache.js'
 import type { OverrideSquasher } from './ingest/override-squasher.js'
 import type { KeyedMutex } from './util/keyed-mutex.js'
 import type { QueryLimits } from './query/execution/query-limits.js'
+import type { NumberPromoter } from './services/number-promoter.js'
 
 /** What every service of one engine shares. Internal: not exported from the package. */
 export interface EngineContext {
@@ -30,6 +31,8 @@ export interface EngineContext {
   readonly overrideSquasher: OverrideSquasher
   /** The budgets every analysis is checked against before its work starts (option `queries`). */
   readonly limits: QueryLimits
+  /** Promotes numeric properties analyses read from the JSON (option `properties.promoteNumbersAfter`); null when off. */
+  readonly numberPromoter: NumberPromoter | null
   /** Throws `ClosedError` once the engine is closed. */
   assertOpen(): void
 }

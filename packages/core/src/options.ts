@@ -30,6 +30,21 @@ export const SightlineOptions = Schema.Struct({
   ),
   /** "Now" for relative dates, defaults and generated timestamps. Default: the system clock. */
   clock: Schema.optional(Schema.declare((u: unknown): u is () => Date => typeof u === 'function', { expected: 'a function returning a Date' })),
+  /** Event properties in typed columns (`sightline.properties`). */
+  properties: Schema.optional(
+    Schema.Struct({
+      /**
+       * Promote a numeric event property to a `Numeric` slot by itself once
+       * this many analyses of its project (counted by this engine) read it as
+       * a number from the JSON: when the project's event property definition
+       * says `Numeric` and a `Numeric` slot is free. Its stored events are
+       * filled in the background, and analyses read the slot once that is
+       * done, with the same answers. PostHog materializes the properties its
+       * slow queries read in the same way. Default: off.
+       */
+      promoteNumbersAfter: Schema.optional(PositiveInt),
+    }),
+  ),
   /** Limits on analyses (trends, funnels ...), each answered with a clear error. Defaults: PostHog's. */
   queries: Schema.optional(
     Schema.Struct({

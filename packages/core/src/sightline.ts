@@ -22,7 +22,8 @@ import { groupsService } from './services/groups.js'
 import { organizationsService } from './services/organizations.js'
 import { personalApiKeysService } from './services/personal-api-keys.js'
 import { personsService } from './services/persons.js'
-import { propertiesService } from './services/properties.js'
+import { NumberPromoter } from './services/number-promoter.js'
+import { promoteIfNumeric, propertiesService } from './services/properties.js'
 import { projectsService } from './services/projects.js'
 import { statsService } from './services/stats.js'
 import { usersService } from './services/users.js'
@@ -90,7 +91,7 @@ export interface Sightline {
  * ```
  */
 export async function createSightline(options: SightlineOptions): Promise<Sightline> {
-  const { storage, clock = () => new Date(), pluginRepository = [], queries = {} } = decodeOrThrow(SightlineOptions, options, 'invalid Sightline options')
+  const { storage, clock = () => new Date(), pluginRepository = [], queries = {}, properties = {} } = decodeOrThrow(SightlineOptions, options, 'invalid Sightline options')
   const config: SightlineConfig = Object.freeze({ pluginRepository: Object.freeze([...pluginRepository]) })
   const driver = await runStorage(`open ${storage.name} storage`, () => storage.open())
   const db = new Kysely<SightlineDatabase>({ dialect: driver.dialect, log: rememberFailedSql })
@@ -115,6 +116,9 @@ export async function createSightline(options: SightlineOptions): Promise<Sightl
     // Called only after createSightline returned, so `ctx` is set by then.
     overrideSquasher: new OverrideSquasher(SQUASH_THRESHOLD, (projectId) => squashAllPersonOverrides(ctx, projectId)),
     limits: Object.freeze({ ...DEFAULT_QUERY_LIMITS, ...queries.limits }),
+    // Called only after createSightline returned, so `ctx` is set by then.
+    numberPromoter:
+      properties.promoteNumbersAfter === undefined ? null : new NumberPromoter(properties.promoteNumbersAfter, (projectId, key) => promoteIfNumeric(ctx, projectId, key)),
     assertOpen() {
       if (closed) throw new ClosedError()
     },

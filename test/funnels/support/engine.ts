@@ -44,6 +44,7 @@ export async function openFunnelEngine(target: ConformanceTarget): Promise<Funne
     definitionsCache: new DefinitionsCache(),
     // These engines capture no merges that reach the threshold; a squash would need the context.
     overrideSquasher: new OverrideSquasher(SQUASH_THRESHOLD, async () => {}),
+    numberPromoter: null,
     limits: REFERENCE_LIMITS,
     assertOpen() {
       if (closed) throw new ClosedError()

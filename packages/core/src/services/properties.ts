@@ -129,10 +129,11 @@ export function propertiesService(ctx: EngineContext) {
       return shown(promoted)
     },
 
-    /** The project's promoted properties, by type then slot. */
+    /** The project's promoted properties, by type then slot (after the automatic promotions under way). */
     async list(projectId: number): Promise<PromotedProperty[]> {
       ctx.assertOpen()
       await requireProject(ctx, projectId)
+      await ctx.numberPromoter?.settled(projectId)
       return (await read(projectId)).map(shown)
     },
 
@@ -154,11 +155,14 @@ export function propertiesService(ctx: EngineContext) {
     /**
      * Runs the backfill of the project's `backfilling` slots now, in batches
      * (see `BackfillOptions`): to finish one the engine closed during, or one
-     * promoted with `background: false`. Resolves to the promoted properties after.
+     * promoted with `background: false`, or one the engine promoted by itself
+     * (`properties.promoteNumbersAfter`: those under way are waited for
+     * first). Resolves to the promoted properties after.
      */
     async backfill(projectId: number, options: BackfillOptions = {}): Promise<PromotedProperty[]> {
       ctx.assertOpen()
       await requireProject(ctx, projectId)
+      await ctx.numberPromoter?.settled(projectId)
       const batchSize = options.batchSize ?? BACKFILL_BATCH
       for (const r of await read(projectId)) {
         if (r.state !== 'backfilling') continue
@@ -170,6 +174,17 @@ export function propertiesService(ctx: EngineContext) {
       return (await read(projectId)).map(shown)
     },
   }
+}
+
+/**
+ * The automatic promotion (`NumberPromoter`): event property `key` of project
+ * `projectId` to a `Numeric` slot when its definition says `Numeric`; nothing
+ * otherwise. Throws what `promote` throws (a `ConflictError` when no slot is free).
+ */
+export async function promoteIfNumeric(ctx: EngineContext, projectId: number, key: string): Promise<void> {
+  if (!ctx.adapter.capabilities.propertySlots) return
+  if ((await definedType(ctx.db, projectId, key)) !== 'Numeric') return
+  await propertiesService(ctx).promote(projectId, key, { type: 'Numeric' })
 }
 
 /** The type a promotion takes by default: `Numeric` when the project's event property definition says so. */

@@ -106,7 +106,9 @@ export function scopedEventNumber(hooks: SqlHooks, promoted: PromotedColumns = N
   const text = scopedEventProperty(hooks, promoted)
   return (key) => {
     const column = materializedNumberColumn(key) ?? promoted.number.get(key) ?? null
-    return column === null ? hooks.textToDouble(text(key)) : sql.ref(`e.${column}`)
+    if (column !== null) return sql.ref(`e.${column}`)
+    promoted.onJsonNumber?.(key)
+    return hooks.textToDouble(text(key))
   }
 }
 

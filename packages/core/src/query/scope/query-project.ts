@@ -34,6 +34,12 @@ export interface PromotedColumns {
   readonly text: ReadonlyMap<string, string>
   /** `Numeric` slots: the column holding the property's numeric reading. */
   readonly number: ReadonlyMap<string, string>
+  /**
+   * Told each key an analysis reads as a number from the JSON (no column
+   * holds it), while it is compiled: the automatic promotion of numeric
+   * properties (`properties.promoteNumbersAfter`). Absent: nothing is told.
+   */
+  readonly onJsonNumber?: (key: string) => void
 }
 
 export const NO_PROMOTED_COLUMNS: PromotedColumns = Object.freeze({ text: new Map(), number: new Map() })
@@ -65,7 +71,7 @@ export async function loadQueryProject(ctx: EngineContext, projectId: number): P
     weekStartDay: row.week_start_day === 1 ? 1 : 0,
     testAccountFilters: decodePropertyFilters(row.test_account_filters ?? []),
     pathCleaningFilters: decodeOrThrow(Schema.Array(PathCleaningFilter), row.path_cleaning_filters ?? [], 'stored path cleaning filters'),
-    promoted: promotedColumns(slots),
+    promoted: ctx.numberPromoter ? { ...promotedColumns(slots), onJsonNumber: ctx.numberPromoter.analysis(row.id) } : promotedColumns(slots),
     // DuckDB answers EXISTS as a boolean, some drivers as 0/1.
     hasCohorts: Boolean(row.has_cohorts),
   }
