@@ -9,7 +9,7 @@
 //
 // Each build is a checkout with `npx tsc -b` done (its packages' dist/). Both open the data, so both
 // run their migrations on it: give a copy of a kept file or schema. Not imported by anything.
-import { parseArgs } from 'node:util'
+import { abArgs } from './ab-args.js'
 import { loadavg } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -18,19 +18,7 @@ import { recordingDuckDBConnection, recordingPgPool } from './recording-connecti
 import { SUITES, summariseAnswer } from './suites.js'
 import { loadKysely } from './targets.js'
 
-const { values: args } = parseArgs({
-  options: {
-    old: { type: 'string' },
-    new: { type: 'string' },
-    duckdb: { type: 'string' },
-    'pg-schema': { type: 'string' },
-    project: { type: 'string', default: '1' },
-    rounds: { type: 'string', default: '5' },
-    only: { type: 'string' },
-    dump: { type: 'string' },
-  },
-})
-if (!args.old || !args.new || (!args.duckdb && !args['pg-schema'])) throw new Error('--old DIR --new DIR and --duckdb FILE or --pg-schema NAME')
+const args = abArgs()
 const END = new Date('2025-01-01T00:00:00Z')
 const projectId = Number(args.project)
 const suite = SUITES.trend
