@@ -13,11 +13,17 @@ const EPOCH = '1970-01-01T00:00:00.000000Z'
  * (`personRowsChanged`), one set per ClickHouse session or client. A write
  * ClickHouse refuses has committed on the companion all the same: from then
  * on ClickHouse is `behind` until `catchUp`, which the routing connection
- * runs before its next read of ClickHouse, has written what it lacks.
+ * runs before its next read of ClickHouse, has written what it lacks. A new
+ * set starts behind (a process that failed a write may have stopped since).
  */
 export class PersonRows {
-  /** Failed writes so far; a catch-up clears `behind` only if none failed while it ran. */
-  #failures = 0
+  /**
+   * Failed writes so far; a catch-up clears `behind` only if none failed while it ran. It starts at one:
+   * a failure is known only to the process it happened in, so a process (or a new session or client on
+   * the same database) may open behind one that failed and stopped; its first read outside a companion
+   * transaction catches up, writing nothing when ClickHouse already has every row.
+   */
+  #failures = 1
   #caughtUpTo = 0
   #catchingUp: Promise<void> = Promise.resolve()
 
@@ -62,6 +68,9 @@ export class PersonRows {
   }
 
   async #catchUp(read: ReadCompanion): Promise<void> {
+    // Before migration clickhouse_0008 there is nothing to catch up: it loads the companion's rows itself.
+    const table = await this.executor.query("select count() from system.tables where database = currentDatabase() and name = 'person_rows'", {})
+    if (Number((table.data as unknown[][])[0]?.[0] ?? 0) === 0) return
     const { data } = await this.executor.query('select kind, project_id, group_type_index, key, max(ver) from person_rows group by kind, project_id, group_type_index, key', {})
     const stored = new Map<string, number>()
     for (const [kind, project, type, key, ver] of data as Array<[string, unknown, unknown, string, unknown]>) stored.set(keyOf(kind, Number(project), Number(type), key), Number(ver))

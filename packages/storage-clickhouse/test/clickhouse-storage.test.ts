@@ -165,6 +165,9 @@ describe('clickhouseStorage: events on ClickHouse, the rest on the companion', (
           left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id order by e.uuid`
           .execute(db)
           .then((r) => r.rows)
+      // A new adapter's first read catches up with the companion (person-rows.ts), which has no overrides here;
+      // the rows told below, without the companion's, stand after it.
+      expect(await persons()).toEqual([{ p: p1, ov: null }, { p: p1, ov: null }, { p: p1, ov: null }])
       const p2 = '0190f5a0-0000-7000-8000-0000000000b2'
       const told = (deleted: boolean) =>
         driver.personRowsChanged!({ projectId: 1, persons: [], distinctIds: [], overrides: [{ distinct_id: 'd', person_id: p2, version: 1, deleted }], personless: [], groups: [] })

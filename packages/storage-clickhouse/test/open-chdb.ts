@@ -6,12 +6,22 @@ import { Kysely } from 'kysely'
 import { drainPending, Session } from 'chdb'
 import { ClickHouseDialect } from '@sightline/storage-clickhouse'
 
-/** A chDB session in a new temporary directory, and how to close it (chDB holds one data directory a process). */
-export function openChdb(): { session: Session; close(): Promise<void> } {
+/**
+ * A chDB session in a new temporary directory, and how to close it (chDB holds one data directory a process);
+ * `reopen` closes the session and opens a new one on the same data, as a restarted process would.
+ */
+export function openChdb(): { readonly session: Session; reopen(): Promise<void>; close(): Promise<void> } {
   const dir = mkdtempSync(join(tmpdir(), 'sightline-chdb-test-'))
-  const session = new Session(join(dir, 'data'))
+  let session = new Session(join(dir, 'data'))
   return {
-    session,
+    get session() {
+      return session
+    },
+    async reopen() {
+      session.close()
+      await drainPending()
+      session = new Session(join(dir, 'data'))
+    },
     async close() {
       session.close()
       await drainPending()

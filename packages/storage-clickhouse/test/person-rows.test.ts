@@ -158,6 +158,28 @@ describe('person rows written to ClickHouse by ingestion', () => {
     expect(await ch(`select toUInt32(ver) as ver from person_rows where kind = 'persons' and key = '${anon}' order by ver`)).toEqual([{ ver: 0 }, { ver: 1 }])
   })
 
+  it('a write whose person rows ClickHouse refused is caught up by the next process, though the one that failed only wrote since', async () => {
+    await sightline!.capture(project, [
+      { event: '$pageview', distinctId: 'anon', timestamp: AT },
+      { event: '$pageview', distinctId: 'ada', timestamp: AT },
+    ])
+    const ada = await uuidOf('ada')
+    await chdb.session.queryAsync('rename table person_rows to person_rows_away')
+    await expect(sightline!.capture(project, [{ event: '$identify', distinctId: 'ada', timestamp: AT, properties: { $anon_distinct_id: 'anon' } }])).rejects.toThrow(/write person rows failed/)
+    await chdb.session.queryAsync('rename table person_rows_away to person_rows')
+    // Only writes follow (their reads of ClickHouse are inside the companion's transaction): still behind.
+    await sightline!.capture(project, [{ event: '$pageview', distinctId: 'zed', timestamp: AT }])
+    expect(await overrides()).toEqual([])
+    // The process stops; the next one opens the same databases and knows of no failure, yet its first read
+    // catches up: anon and ada are one person, zed another.
+    await sightline!.close()
+    sightline = undefined
+    await chdb.reopen()
+    await open()
+    expect(await dau()).toEqual([2])
+    expect(await overrides()).toEqual([`anon -> ${ada}`])
+  })
+
   it("a key's latest version wins whatever order rows arrive in, and a deletion outranks the live row of its version", async () => {
     // The port reached directly, through a driver of its own on the same databases.
     const own = await clickhouseStorage({ session: chdb.session, companion: duckdbStorage({ instance }) }).open()
