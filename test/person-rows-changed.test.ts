@@ -18,7 +18,7 @@ function telling(adapter: StorageAdapter, told: PersonRowChanges[], failing: { o
     async open() {
       const driver = await adapter.open()
       return Object.assign(Object.create(driver) as typeof driver, {
-        personRowsChanged: async (changes: PersonRowChanges) => void told.push(changes),
+        personRowsChanged: async (_db: unknown, changes: PersonRowChanges) => void told.push(changes),
         insertEvents: (...args: Parameters<typeof driver.insertEvents>) => (failing.on ? Promise.reject(new Error('events refused')) : driver.insertEvents(...args)),
       })
     },

@@ -311,11 +311,13 @@ export interface StorageDriver {
    * versioned rows, as PostHog's ingestion writes them): it should write the
    * rows of one call at once, so that an analysis sees all of a write or none
    * of it. A rejection reaches the write's caller, whose rows stay committed.
-   * Optional: by default nothing is told, and core reads back nothing it
-   * would not otherwise (with it, person inserts return their ids and merges
-   * the distinct ids they moved).
+   * `db` is the engine's, outside any transaction (the write has committed):
+   * an adapter may read the committed rows through it, e.g. to catch up
+   * after an earlier call failed. Optional: by default nothing is told, and
+   * core reads back nothing it would not otherwise (with it, person inserts
+   * return their ids and merges the distinct ids they moved).
    */
-  personRowsChanged?(changes: PersonRowChanges): Promise<void>
+  personRowsChanged?(db: Kysely<SightlineDatabase>, changes: PersonRowChanges): Promise<void>
   /**
    * The schema holding Sightline's tables when the database has several
    * (Postgres's `search_path`); core keeps its migration records there too.

@@ -165,7 +165,13 @@ export function clickhouseStorage(options: ClickHouseStorageOptions): StorageAda
         // The squash's UPDATE would reach the companion's empty events table: ClickHouse's events are folded here, before the companion deletes the overrides.
         foldPersonOverrides: async (db, projectId, overrides) => foldPersonOverrides(await executorOf(db), projectId, overrides, topology),
         // Person-side rows go to ClickHouse as versioned rows once their write committed; analyses read the latest of each key.
-        personRowsChanged: (changes) => personRows.write(changes),
+        // Behind (a write not told, here or in a process before this one), it catches up instead, through a connection outside
+        // any companion transaction: the write has committed, so the catch-up writes its rows with whatever ClickHouse lacks
+        // (a process that only writes would otherwise stay behind until it reads).
+        personRowsChanged: async (db, changes) => {
+          const caughtUp = personRows.behind && (await db.getExecutor().provideConnection((c) => (c as RoutingConnection).catchUp()))
+          if (!caughtUp) await personRows.write(changes)
+        },
         isWriteConflict: (error: unknown) => inner.isWriteConflict(error),
         ...(inner.afterMigrations && { afterMigrations: (db: Kysely<SightlineDatabase>) => inner.afterMigrations!(db) }),
         async close() {

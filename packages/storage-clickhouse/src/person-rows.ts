@@ -25,7 +25,7 @@ export class PersonRows {
    */
   #failures = 1
   #caughtUpTo = 0
-  #catchingUp: Promise<void> = Promise.resolve()
+  #catchingUp: Promise<unknown> = Promise.resolve()
 
   constructor(
     private readonly executor: ClickHouseExecutor,
@@ -55,22 +55,25 @@ export class PersonRows {
    * is read first, so a key a write adds after that read is never taken for
    * one the companion deleted; rows told meanwhile are versioned, so the
    * latest version wins whichever lands last. One catch-up at a time.
+   * Resolves to whether this call read the companion (false when a catch-up
+   * before it had already brought ClickHouse up to date).
    */
-  catchUp(read: ReadCompanion): Promise<void> {
+  catchUp(read: ReadCompanion): Promise<boolean> {
     const run = this.#catchingUp.then(async () => {
       const target = this.#failures
-      if (this.#caughtUpTo >= target) return
-      await this.#catchUp(read)
+      if (this.#caughtUpTo >= target) return false
+      const readCompanion = await this.#catchUp(read)
       this.#caughtUpTo = Math.max(this.#caughtUpTo, target)
+      return readCompanion
     })
     this.#catchingUp = run.catch(() => {})
     return run
   }
 
-  async #catchUp(read: ReadCompanion): Promise<void> {
-    // Before migration clickhouse_0008 there is nothing to catch up: it loads the companion's rows itself.
+  /** Whether it read the companion: not before migration clickhouse_0008, which loads the companion's rows itself. */
+  async #catchUp(read: ReadCompanion): Promise<boolean> {
     const table = await this.executor.query("select count() from system.tables where database = currentDatabase() and name = 'person_rows'", {})
-    if (Number((table.data as unknown[][])[0]?.[0] ?? 0) === 0) return
+    if (Number((table.data as unknown[][])[0]?.[0] ?? 0) === 0) return false
     const { data } = await this.executor.query('select kind, project_id, group_type_index, key, max(ver) from person_rows group by kind, project_id, group_type_index, key', {})
     const stored = new Map<string, number>()
     for (const [kind, project, type, key, ver] of data as Array<[string, unknown, unknown, string, unknown]>) stored.set(keyOf(kind, Number(project), Number(type), key), Number(ver))
@@ -95,6 +98,7 @@ export class PersonRows {
     }
     writes.push(...deletionsOfKeysGone(stored, seen))
     for (const changes of writes) await writePersonRows(this.executor, changes, this.topology)
+    return true
   }
 }
 

@@ -170,7 +170,7 @@ describe('clickhouseStorage: events on ClickHouse, the rest on the companion', (
       expect(await persons()).toEqual([{ p: p1, ov: null }, { p: p1, ov: null }, { p: p1, ov: null }])
       const p2 = '0190f5a0-0000-7000-8000-0000000000b2'
       const told = (deleted: boolean) =>
-        driver.personRowsChanged!({ projectId: 1, persons: [], distinctIds: [], overrides: [{ distinct_id: 'd', person_id: p2, version: 1, deleted }], personless: [], groups: [] })
+        driver.personRowsChanged!(db, { projectId: 1, persons: [], distinctIds: [], overrides: [{ distinct_id: 'd', person_id: p2, version: 1, deleted }], personless: [], groups: [] })
       await told(false)
       expect(await persons()).toEqual([{ p: p2, ov: p2 }, { p: p1, ov: null }, { p: p1, ov: null }])
       // The squash's order: fold, delete the overrides in the companion, and once that committed tell the deletion.

@@ -29,5 +29,5 @@ export async function tellPersonRows(
     groups,
   }
   if (noPersonRows(changes)) return
-  await runStorage('write person rows', () => driver.personRowsChanged!(changes))
+  await runStorage('write person rows', () => driver.personRowsChanged!(ctx.db, changes))
 }

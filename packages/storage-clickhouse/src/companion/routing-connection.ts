@@ -43,7 +43,7 @@ export class RoutingConnection implements DatabaseConnection {
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const route = this.routes.get(compiled)
     if (route?.side === 'clickhouse') {
-      await this.#catchUp()
+      await this.catchUp()
       if (route.reads.size > 0) await this.copies.refresh(route.reads, this.companion)
       return this.#clickhouse.executeQuery(compiled)
     }
@@ -59,15 +59,19 @@ export class RoutingConnection implements DatabaseConnection {
       if (route && route.writes.size > 0) this.#wrote(route.writes)
       return
     }
-    await this.#catchUp()
+    await this.catchUp()
     if (route.reads.size > 0) await this.copies.refresh(route.reads, this.companion)
     yield* this.#clickhouse.streamQuery<R>(compiled, chunkSize)
   }
 
-  // After a write whose person rows ClickHouse refused. Not inside a companion transaction, whose uncommitted rows it would read.
-  async #catchUp(): Promise<void> {
-    if (!this.personRows.behind || this.#pending !== undefined) return
-    await this.personRows.catchUp(async (query) => (await this.companion.executeQuery<Record<string, unknown>>(CompiledQuery.raw(query))).rows)
+  /**
+   * Brings ClickHouse's person rows to the companion's when they may be behind (`PersonRows.catchUp`);
+   * nothing inside a companion transaction, whose uncommitted rows it would read. Resolves to whether it
+   * read the companion's committed rows.
+   */
+  async catchUp(): Promise<boolean> {
+    if (!this.personRows.behind || this.#pending !== undefined) return false
+    return this.personRows.catchUp(async (query) => (await this.companion.executeQuery<Record<string, unknown>>(CompiledQuery.raw(query))).rows)
   }
 
   // Stale at once (a read later in the same transaction sees its writes) and again when the transaction ends,
