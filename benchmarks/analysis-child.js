@@ -58,9 +58,11 @@ export async function analysisTargetChild(task) {
   const frequent = shares.filter((s) => !['signup_started', 'signup', 'onboarding_completed'].includes(s.event)).sort((a, b) => Math.abs(a.share - 0.15) - Math.abs(b.share - 0.15))[0]
   const context = { frequent: frequent.event }
 
-  let timezone = 'UTC'
   // The project's zone is set before a query, outside its time: a settings write (a commit on
   // DuckDB) is not part of the analysis call, and it used to land in the first query of each zone.
+  // Kept data keeps the zone the last run left (a trend suite ends in New York): UTC first.
+  await sightline.projects.update(projectId, { timezone: 'UTC' })
+  let timezone = 'UTC'
   const setZone = async (q) => {
     const wanted = q.timezone ?? 'UTC'
     if (wanted !== timezone) {
