@@ -5,27 +5,10 @@ import { createSightline, type Sightline } from '@sightline/core'
 import type { EventRow, SightlineDatabase, StorageDriver } from '@sightline/core/storage'
 import { duckdbStorage } from '@sightline/storage-duckdb'
 import { clickhouseStorage } from '@sightline/storage-clickhouse'
+import { eventRow } from './event-row.js'
 import { openChdb } from './open-chdb.js'
 
-// Asserted rather than annotated: the row's columns follow core's EventRow as its layout changes.
-const row = (uuid: string, properties: object = {}): EventRow =>
-  ({
-  uuid,
-  project_id: 1,
-  event: 'e',
-  distinct_id: 'd',
-  timestamp: '2026-01-01T10:00:00.000001Z',
-  properties: JSON.stringify(properties),
-  group_0: '',
-  group_1: '',
-  group_2: '',
-  group_3: '',
-  group_4: '',
-  session_id: null,
-  inserted_at: '2026-01-01T10:00:01.000000Z',
-  elements_chain: '',
-  person_id: null,
-}) as EventRow
+const row = (uuid: string, properties: object = {}): EventRow => eventRow(uuid, { properties: JSON.stringify(properties) })
 
 describe('clickhouseStorage: events on ClickHouse, the rest on the companion', () => {
   let chdb: ReturnType<typeof openChdb>

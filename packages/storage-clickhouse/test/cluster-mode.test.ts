@@ -15,6 +15,7 @@ import { removeEvents } from '../src/insert-events.js'
 import { clusterSqlProblems } from '../src/dialect/cluster-sql-problems.js'
 import { clientExecutor } from '../src/dialect/client-executor.js'
 import { recordingClient, type Recorded } from './recording-client.js'
+import { eventRow } from './event-row.js'
 
 const MIGRATIONS = [
   'clickhouse_0001_events',
@@ -27,24 +28,7 @@ const MIGRATIONS = [
   'clickhouse_0008_person_rows',
 ]
 
-const row = (uuid: string, distinct_id = 'd'): EventRow =>
-  ({
-    uuid,
-    project_id: 1,
-    event: 'e',
-    distinct_id,
-    timestamp: '2026-01-01T10:00:00.000001Z',
-    properties: '{}',
-    group_0: '',
-    group_1: '',
-    group_2: '',
-    group_3: '',
-    group_4: '',
-    session_id: null,
-    inserted_at: '2026-01-01T10:00:01.000000Z',
-    elements_chain: '',
-    person_id: null,
-  }) as EventRow
+const row = (uuid: string, distinct_id = 'd'): EventRow => eventRow(uuid, { distinct_id })
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim()
 /** What the statements sent do that breaks on the cluster (`clusterSqlProblems`): none, where they are right. */

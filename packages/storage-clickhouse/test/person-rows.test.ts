@@ -55,6 +55,22 @@ describe('person rows written to ClickHouse by ingestion', () => {
   const dau = async () =>
     ((await sightline!.query.trend(project, { events: [{ id: '$pageview', math: 'dau' }], date_from: '2026-03-01', date_to: '2026-03-01' })).result as Array<{ data: number[] }>)[0]!.data
 
+  /**
+   * anon and ada seen, then ada identifies as anon: the merge commits on the companion (its events reach
+   * ClickHouse before the commit) while ClickHouse refuses its person rows, so the capture rejects.
+   */
+  const failedMerge = async () => {
+    await sightline!.capture(project, [
+      { event: '$pageview', distinctId: 'anon', timestamp: AT },
+      { event: '$pageview', distinctId: 'ada', timestamp: AT },
+    ])
+    const [ada, anon] = [await uuidOf('ada'), await uuidOf('anon')]
+    await chdb.session.queryAsync('rename table person_rows to person_rows_away')
+    await expect(sightline!.capture(project, [{ event: '$identify', distinctId: 'ada', timestamp: AT, properties: { $anon_distinct_id: 'anon' } }])).rejects.toThrow(/write person rows failed/)
+    await chdb.session.queryAsync('rename table person_rows_away to person_rows')
+    return { ada, anon }
+  }
+
   beforeEach(async () => {
     chdb = openChdb()
     instance = await DuckDBInstance.create(':memory:')
@@ -139,15 +155,7 @@ describe('person rows written to ClickHouse by ingestion', () => {
   })
 
   it('a write whose person rows ClickHouse refuses after the commit is caught up before the next read', async () => {
-    await sightline!.capture(project, [
-      { event: '$pageview', distinctId: 'anon', timestamp: AT },
-      { event: '$pageview', distinctId: 'ada', timestamp: AT },
-    ])
-    const [ada, anon] = [await uuidOf('ada'), await uuidOf('anon')]
-    // The merge commits on the companion (its events reach ClickHouse before the commit); telling its person rows fails.
-    await chdb.session.queryAsync('rename table person_rows to person_rows_away')
-    await expect(sightline!.capture(project, [{ event: '$identify', distinctId: 'ada', timestamp: AT, properties: { $anon_distinct_id: 'anon' } }])).rejects.toThrow(/write person rows failed/)
-    await chdb.session.queryAsync('rename table person_rows_away to person_rows')
+    const { ada, anon } = await failedMerge()
     expect(await companion(`select count(*)::int as n from persons`)).toEqual([{ n: 1 }])
     // Read directly, ClickHouse is still behind: two persons, no override.
     expect(await distinctIds()).toEqual([`ada -> ${ada}@0`, `anon -> ${anon}@0`])
@@ -161,14 +169,7 @@ describe('person rows written to ClickHouse by ingestion', () => {
   })
 
   it('a write whose person rows ClickHouse refused is caught up by the next process to open the databases', async () => {
-    await sightline!.capture(project, [
-      { event: '$pageview', distinctId: 'anon', timestamp: AT },
-      { event: '$pageview', distinctId: 'ada', timestamp: AT },
-    ])
-    const ada = await uuidOf('ada')
-    await chdb.session.queryAsync('rename table person_rows to person_rows_away')
-    await expect(sightline!.capture(project, [{ event: '$identify', distinctId: 'ada', timestamp: AT, properties: { $anon_distinct_id: 'anon' } }])).rejects.toThrow(/write person rows failed/)
-    await chdb.session.queryAsync('rename table person_rows_away to person_rows')
+    const { ada } = await failedMerge()
     // The process stops before anything else; the next one opens the same databases and knows of no
     // failure, yet its first read catches up: anon and ada are one person.
     expect(await overrides()).toEqual([])
@@ -181,14 +182,7 @@ describe('person rows written to ClickHouse by ingestion', () => {
   })
 
   it('a process that failed to tell a write and then only writes catches up at its next write', async () => {
-    await sightline!.capture(project, [
-      { event: '$pageview', distinctId: 'anon', timestamp: AT },
-      { event: '$pageview', distinctId: 'ada', timestamp: AT },
-    ])
-    const ada = await uuidOf('ada')
-    await chdb.session.queryAsync('rename table person_rows to person_rows_away')
-    await expect(sightline!.capture(project, [{ event: '$identify', distinctId: 'ada', timestamp: AT, properties: { $anon_distinct_id: 'anon' } }])).rejects.toThrow(/write person rows failed/)
-    await chdb.session.queryAsync('rename table person_rows_away to person_rows')
+    const { ada } = await failedMerge()
     expect(await overrides()).toEqual([])
     // A capture of someone else: before its own rows, the write catches ClickHouse up (read directly, no analysis ran).
     await sightline!.capture(project, [{ event: '$pageview', distinctId: 'zed', timestamp: AT }])
