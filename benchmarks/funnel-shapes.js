@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Issue 15's same-run comparison: the engine's ordered funnels (through sightline.query.funnel, as a
-// library user calls them) against the hand-written shapes in benchmarks/shapes/ and the funnel floor,
+// library user calls them) against the hand-written shape in benchmarks/shapes/ and the funnel floor,
 // interleaved on one DuckDB file, medians; the step counts of each are printed to compare.
 //
 //   node benchmarks/funnel-shapes.js /work/bench-data/duckdb_10000000.duckdb [--rounds 5]
@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
-import { DuckDBInstance } from '@duckdb/node-api'
+import { DuckDBInstance, INTEGER, VARCHAR } from '@duckdb/node-api'
 import { createSightline } from '@sightline/core'
 import { duckdbStorage } from '@sightline/storage-duckdb'
 import { median, now, seconds } from './measure.js'
@@ -24,17 +24,17 @@ await sightline.projects.update(projectId, { timezone: 'UTC' })
 
 const range = { date_from: '2024-10-03', date_to: '2024-12-31', funnel_window_interval: 14, funnel_window_interval_unit: 'day' }
 const funnel = (...ids) => async () => (await sightline.query.funnel(projectId, { ...range, events: ids.map((id, order) => ({ id, order, type: 'events' })) })).result.map((s) => s.count)
-const shape = (file) => {
-  const text = readFileSync(new URL(`./shapes/${file}`, import.meta.url), 'utf8')
-  return async () => Object.values((await connection.runAndReadAll(text)).getRowObjectsJS()[0]).map(Number)
-}
+const stepLists = readFileSync(new URL('./shapes/ordered-step-lists.sql', import.meta.url), 'utf8')
+/** The hand-written step-lists shape for the steps `ids` (bound parameters, as the engine binds them). */
+const shape = (...ids) => async () =>
+  Object.values((await connection.runAndReadAll(stepLists, [...ids, projectId], [VARCHAR, VARCHAR, VARCHAR, INTEGER])).getRowObjectsJS()[0]).map(Number)
 const floor = async () => [Number((await connection.runAndReadAll(`select count(*) from (select distinct_id, count(*) from events where project_id = ${projectId} and timestamp >= '2024-10-03T00:00:00Z'::timestamptz and timestamp <= '2024-12-31T23:59:59.999999Z'::timestamptz group by 1)`)).getRows()[0][0])]
 const cases = {
   floor,
   'engine, ordered, 3 rare steps': funnel('signup_started', 'signup', 'onboarding_completed'),
-  'step lists, 3 rare steps': shape('ordered-step-lists.sql'),
+  'step lists, 3 rare steps': shape('signup_started', 'signup', 'onboarding_completed'),
   'engine, ordered, $autocapture middle step': funnel('signup_started', '$autocapture', 'onboarding_completed'),
-  'step lists, $autocapture middle step': shape('ordered-step-lists-middle.sql'),
+  'step lists, $autocapture middle step': shape('signup_started', '$autocapture', 'onboarding_completed'),
 }
 const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]))
 const answers = {}

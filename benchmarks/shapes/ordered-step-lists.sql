@@ -1,18 +1,19 @@
 -- Hand-written ordered 3-step funnel (performance.md: one sorted list per step per person, nested lambdas):
 -- per person, each step-0 time a, the first step-1 time b in (a, a + 14 days], then any step-2 time in (b, a + 14 days];
 -- the person's furthest level over all a. Same-instant ties and exclusions are not handled (PostHog's are).
+-- Parameters: $1, $2, $3 the steps' event names, $4 the project.
 with ev as (
   select coalesce(ov.person_id, e.person_id, cast(md5(e.distinct_id) as uuid)) as p, epoch_us(e.timestamp) as t, e.event as ev
   from events e left join person_distinct_id_overrides ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id
-  where e.project_id = 1 and e.timestamp >= '2024-10-03T00:00:00Z'::timestamptz and e.timestamp <= '2024-12-31T23:59:59.999999Z'::timestamptz
-    and list_contains(['signup_started', 'signup', 'onboarding_completed'], e.event)
+  where e.project_id = $4 and e.timestamp >= '2024-10-03T00:00:00Z'::timestamptz and e.timestamp <= '2024-12-31T23:59:59.999999Z'::timestamptz
+    and list_contains([$1, $2, $3], e.event)
 ),
 per as (
   select p,
-    list(t order by t) filter (where ev = 'signup_started') as s0,
-    coalesce(list(t order by t) filter (where ev = 'signup'), []) as s1,
-    coalesce(list(t order by t) filter (where ev = 'onboarding_completed'), []) as s2
-  from ev group by p having count(*) filter (where ev = 'signup_started') > 0
+    list(t order by t) filter (where ev = $1) as s0,
+    coalesce(list(t order by t) filter (where ev = $2), []) as s1,
+    coalesce(list(t order by t) filter (where ev = $3), []) as s2
+  from ev group by p having count(*) filter (where ev = $1) > 0
 ),
 starts as (
   select p, list_transform(s0, a -> struct_pack(a := a, b := list_min(list_filter(s1, x -> x > a and x <= a + 1209600000000)))) as ab, s2 from per
