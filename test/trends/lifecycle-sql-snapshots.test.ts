@@ -40,10 +40,28 @@ describe('lifecycle SQL, compiled with no database', () => {
     expect(await compiled('postgres')).toMatchInlineSnapshot(`
       {
         "parameters": [
+          [
+            "2024-02-11T23:00:00.000Z",
+            "2024-02-18T23:00:00.000Z",
+            "2024-02-25T23:00:00.000Z",
+            "2024-03-03T23:00:00.000Z",
+            "2024-03-10T23:00:00.000Z",
+            "2024-03-17T23:00:00.000Z",
+            "2024-03-24T23:00:00.000Z",
+          ],
+          [
+            "2024-02-11T23:00:00.000Z",
+            "2024-02-18T23:00:00.000Z",
+            "2024-02-25T23:00:00.000Z",
+            "2024-03-03T23:00:00.000Z",
+            "2024-03-10T23:00:00.000Z",
+            "2024-03-17T23:00:00.000Z",
+            "2024-03-24T23:00:00.000Z",
+          ],
           7,
           "$pageview",
         ],
-        "sql": "select b, status, cast(count(*) as float8) as v from (with l as (select p, b, cb, lag(b) over (partition by p order by b) as prev, lead(b) over (partition by p order by b) as next from (select coalesce(cast(coalesce("ov"."person_id", "e"."person_id") as text), e.distinct_id) as p, (case when cast(extract(epoch from "e"."timestamp") * 1000000 as bigint) >= 1707692400000000 then 0 + (cast((cast(extract(epoch from "e"."timestamp") * 1000000 as bigint) - 1707692400000000) as bigint) / cast(604800000000 as bigint)) else -1 end) as b, min((case when cast(extract(epoch from "p"."created_at") * 1000000 as bigint) >= 1707692400000000 then 0 + (cast((cast(extract(epoch from "p"."created_at") * 1000000 as bigint) - 1707692400000000) as bigint) / cast(604800000000 as bigint)) else -1 end)) as cb from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id left join persons as p on p.project_id = e.project_id and p.uuid = coalesce("ov"."person_id", "e"."person_id") where ((e.project_id = $1 and e.timestamp >= cast('2024-02-11T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-24T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = $2) and e.timestamp >= cast('2024-02-11T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-24T22:59:59.999999Z' as timestamptz)) group by 1, 2) as a where b >= 0)
+        "sql": "select b, status, cast(count(*) as float8) as v from (with l as (select p, b, cb, lag(b) over (partition by p order by b) as prev, lead(b) over (partition by p order by b) as next from (select coalesce(cast(coalesce("ov"."person_id", "e"."person_id") as text), e.distinct_id) as p, cast(width_bucket("e"."timestamp", cast($1 as timestamptz[])) - 1 as bigint) as b, min(cast(width_bucket("p"."created_at", cast($2 as timestamptz[])) - 1 as bigint)) as cb from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id left join persons as p on p.project_id = e.project_id and p.uuid = coalesce("ov"."person_id", "e"."person_id") where ((e.project_id = $3 and e.timestamp >= cast('2024-02-11T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-24T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = $4) and e.timestamp >= cast('2024-02-11T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-24T22:59:59.999999Z' as timestamptz)) group by 1, 2) as a where b >= 0)
           select p, b, (case when prev = b - 1 then 'returning' when prev is null and b = cb then 'new' else 'resurrecting' end) as status from l
           union all select p, b + 1 as b, 'dormant' as status from l where next is null or next > b + 1) as s group by b, status",
       }

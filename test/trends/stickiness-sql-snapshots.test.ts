@@ -43,12 +43,23 @@ describe('stickiness SQL, compiled with no database', () => {
     expect(await compiled('postgres')).toMatchInlineSnapshot(`
       {
         "parameters": [
+          [
+            "2024-03-12T23:00:00.000Z",
+            "2024-03-13T23:00:00.000Z",
+            "2024-03-14T23:00:00.000Z",
+            "2024-03-15T23:00:00.000Z",
+            "2024-03-16T23:00:00.000Z",
+            "2024-03-17T23:00:00.000Z",
+            "2024-03-18T23:00:00.000Z",
+            "2024-03-19T23:00:00.000Z",
+            "2024-03-20T23:00:00.000Z",
+          ],
           7,
           "$pageview",
           "plan",
           "pro",
         ],
-        "sql": "select c, cast(count(*) as float8) as v from (select a, count(*) as c from (select distinct coalesce(cast(coalesce("ov"."person_id", "e"."person_id") as text), e.distinct_id) as a, (case when cast(extract(epoch from "e"."timestamp") * 1000000 as bigint) >= 1710284400000000 then 0 + (cast((cast(extract(epoch from "e"."timestamp") * 1000000 as bigint) - 1710284400000000) as bigint) / cast(86400000000 as bigint)) else -1 end) as b from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where ((e.project_id = $1 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = $2 and coalesce((("e"."properties" ->> cast($3 as text)) = cast($4 as text)), false)) and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz))) as t where a is not null and a <> '' and b >= 0 group by a) as x group by c",
+        "sql": "select c, cast(count(*) as float8) as v from (select a, count(*) as c from (select distinct coalesce(cast(coalesce("ov"."person_id", "e"."person_id") as text), e.distinct_id) as a, cast(width_bucket("e"."timestamp", cast($1 as timestamptz[])) - 1 as bigint) as b from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where ((e.project_id = $2 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = $3 and coalesce((("e"."properties" ->> cast($4 as text)) = cast($5 as text)), false)) and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz))) as t where a is not null and a <> '' and b >= 0 group by a) as x group by c",
       }
     `)
   })

@@ -2,7 +2,7 @@ import { sql, type Expression } from 'kysely'
 import type { EngineContext } from '../../context.js'
 import { runStorage } from '../../db/run.js'
 import { bucketOfMs } from '../dates/buckets.js'
-import { bucketIndexSql } from '../dates/bucket-index-sql.js'
+import { timestampBucketIndexSql } from '../dates/bucket-index-sql.js'
 import { bucketDay, bucketLabel, isoInZone } from '../dates/bucket-labels.js'
 import type { Period } from '../dates/periods.js'
 import { entityKeys, personsLink, type PersonsLink } from '../trends/persons-url.js'
@@ -46,9 +46,11 @@ export function lifecycleStatuses(env: QueryEnv, request: TrendRequest, series: 
   const grid = lifecycleGrid(period)
   const scope: SeriesScope = seriesScope(env, { ...request, breakdowns: [] }, series, { fromMicros: grid.starts[0]! * 1000, toMicros: grid.end * 1000 - 1 }, { person: true })
   const starts = grid.starts.map((ms) => new Date(ms))
-  const bucket = bucketIndexSql(scope.sources.timestampMicros, starts, new Date(grid.end), env.hooks)
+  const end = new Date(grid.end)
+  const bucket = timestampBucketIndexSql(scope.sources.timestamp, scope.sources.timestampMicros, starts, end, env.hooks)
   // `p` is eventScope's alias of the persons table, joined because the scope asks for person data.
-  const created: Expression<number> = bucketIndexSql(env.hooks.epochMicros(sql.ref('p.created_at')), starts, new Date(grid.end), env.hooks)
+  const createdAt = sql.ref('p.created_at')
+  const created: Expression<number> = timestampBucketIndexSql(createdAt, env.hooks.epochMicros(createdAt), starts, end, env.hooks)
   return lifecycleStatusSql(scope, bucket, created)
 }
 

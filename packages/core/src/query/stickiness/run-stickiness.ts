@@ -1,7 +1,7 @@
 import { sql, type Expression } from 'kysely'
 import type { EngineContext } from '../../context.js'
 import { runStorage } from '../../db/run.js'
-import { bucketIndexSql } from '../dates/bucket-index-sql.js'
+import { timestampBucketIndexSql } from '../dates/bucket-index-sql.js'
 import type { Period } from '../dates/periods.js'
 import { entityKeys, personsLink, type PersonsLink } from '../trends/persons-url.js'
 import { filterObject } from '../trends/series-object.js'
@@ -44,7 +44,8 @@ export function stickinessActor(series: TrendSeries, scope: SeriesScope): Expres
 /** The bucket index of each row over the period's buckets. */
 export function stickinessBucket(period: Period, scope: SeriesScope): Expression<number> {
   const grid = periodGrid(period)
-  return bucketIndexSql(scope.sources.timestampMicros, grid.starts.map((ms) => new Date(ms)), new Date(grid.end), scope.sources.hooks)
+  const { timestamp, timestampMicros, hooks } = scope.sources
+  return timestampBucketIndexSql(timestamp, timestampMicros, grid.starts.map((ms) => new Date(ms)), new Date(grid.end), hooks)
 }
 
 /**

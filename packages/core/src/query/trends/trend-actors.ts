@@ -1,7 +1,7 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import type { EngineContext } from '../../context.js'
 import { ValidationError } from '../../errors.js'
-import { bucketIndexSql } from '../dates/bucket-index-sql.js'
+import { timestampBucketIndexSql } from '../dates/bucket-index-sql.js'
 import { lifecycleActorsSql } from '../lifecycle/lifecycle-actors.js'
 import { PERSON_KEY } from '../scope/event-scope.js'
 import { stickinessActorsSql } from '../stickiness/stickiness-actors.js'
@@ -13,6 +13,7 @@ import type { Period } from '../dates/periods.js'
 import { decodePoint, pointBucket, type Point } from './point-params.js'
 import { breakdownKeysSql, seriesScope } from './series-scope.js'
 import type { QueryEnv } from '../analysis/query-env.js'
+import type { QuerySources } from '../scope/query-sources.js'
 import { planSeries, type SeriesPlan } from './series-plan.js'
 import { histogramBinsFor, seriesValues } from './series-values.js'
 import { queryEnv, requestPeriods } from './trend-env.js'
@@ -95,7 +96,7 @@ async function trendPointActorsSql(ctx: EngineContext, env: QueryEnv, request: T
     sql`${actorSql(series, input)} as a`,
     sql`${s.timestampMicros} as u`,
     ...keys.map((k, i) => sql`${k} as ${sql.raw(`k${i}`)}`),
-    sql`${gridBucket(plan, scope.sources.timestampMicros, env)} as b`,
+    sql`${gridBucket(plan, scope.sources, env)} as b`,
   ]
   if (plan.kind === 'first-time') {
     // The person's first matching event ever, counted when it falls in the range (and the point).
@@ -108,10 +109,10 @@ async function trendPointActorsSql(ctx: EngineContext, env: QueryEnv, request: T
 }
 
 /** The bucket index in the plan's own grid (the period's buckets), -1 when the plan has none. */
-function gridBucket(plan: SeriesPlan, micros: Expression<number>, env: QueryEnv): Expression<number> {
+function gridBucket(plan: SeriesPlan, sources: QuerySources, env: QueryEnv): Expression<number> {
   const grid = plan.kind === 'per-bucket' || plan.kind === 'first-seen' || plan.kind === 'first-time' ? plan.buckets : null
   if (!grid) return sql<number>`cast(-1 as bigint)`
-  return bucketIndexSql(micros, grid.starts.map((ms) => new Date(ms)), new Date(grid.end), env.hooks)
+  return timestampBucketIndexSql(sources.timestamp, sources.timestampMicros, grid.starts.map((ms) => new Date(ms)), new Date(grid.end), env.hooks)
 }
 
 /** The rows a bucket's value counts: the bucket (all buckets up to it, accumulated), or its active-users window. */
