@@ -28,7 +28,7 @@ export function retentionCellsSql(events: RetentionEvents, request: RetentionReq
   const to = sql.lit(window.end * 1000)
   const bucket = (micros: RawBuilder<number>) => bucketIndexSql(micros, starts, end, hooks)
 
-  let act = sql`select a, v, ${bucket(sql<number>`u`)} as b, max(st) as s, sum(rt) as r from ev where u >= ${from} and u < ${to} group by a, v, 3`
+  let act = sql`select a, v, ${bucket(sql<number>`u`)} as b, max(st) as s, sum(rt) as r from ${events.windowRows ? sql`evw` : sql`ev`} where u >= ${from} and u < ${to} group by a, v, 3`
   let first = sql`select a, v, min(case when st = 1 then u end) as f, min(case when st0 = 1 then u end) as f0 from ev group by a, v`
   if (events.byDistinctId) {
     // Grouped by distinct id first; the person of each id is looked up once per group, then regrouped.
@@ -46,7 +46,8 @@ export function retentionCellsSql(events: RetentionEvents, request: RetentionReq
   }
   const lookahead = sql.lit(window.lookahead)
   const minimum = sql.lit(request.minimumOccurrences)
-  return sql<RetentionCell>`with ev as (${events.rows}), act as (${act}), coh as (${cohorts})
+  const windowCte = events.windowRows ? sql`, evw as (${events.windowRows})` : sql``
+  return sql<RetentionCell>`with ev as (${events.rows})${windowCte}, act as (${act}), coh as (${cohorts})
     select a, v, i, cast(0 as bigint) as k from coh
     union all
     select c.a, c.v, c.i, r.b - c.i as k from coh as c join act as r on r.a = c.a and r.v = c.v and r.b > c.i and r.b < c.i + ${lookahead} and r.r >= ${minimum}`

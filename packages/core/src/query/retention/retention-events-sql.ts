@@ -30,10 +30,18 @@ const flag = (condition: Expression<SqlBool>) => sql<number>`(case when ${condit
  * aggregation, events without that group are left out.
  */
 export function retentionEventsSql(env: QueryEnv, request: RetentionRequest, window: RetentionWindow, cohort: number | 'all' | null): RetentionEvents {
+  const range = { fromMicros: window.starts[0]! * 1000, toMicros: window.end * 1000 - 1 }
+  if (request.retentionType === 'retention_recurring') return eventRows(env, request, cohort, range)
+  // The first-time types: all time for each actor's first start event, and the window alone for the
+  // activity, as two scans. One scan of all time read twice was kept whole by DuckDB for both readers
+  // (10M events, daily first-time retention: 4.9M rows materialized; two scans -30%).
+  const all = eventRows(env, request, cohort, null)
+  return { ...all, windowRows: eventRows(env, request, cohort, range).rows }
+}
+
+function eventRows(env: QueryEnv, request: RetentionRequest, cohort: number | 'all' | null, range: { fromMicros: number; toMicros: number } | null): RetentionEvents {
   const needs = addFilterNeeds(addFilterNeeds(noNeeds(), request.target.properties), request.returning.properties)
   const b = request.breakdown
-  const firstTypes = request.retentionType !== 'retention_recurring'
-  const range = firstTypes ? null : { fromMicros: window.starts[0]! * 1000, toMicros: window.end * 1000 - 1 }
   const scope = analysisScope(env, {
     range,
     properties: request.properties,
@@ -85,7 +93,10 @@ export function retentionEventsSql(env: QueryEnv, request: RetentionRequest, win
  * every event (at 1M events the join costs more than the scan).
  */
 export interface RetentionEvents {
+  /** Recurring retention: the window's events; the first-time types: all time's. */
   readonly rows: RawBuilder<RetentionEventRow>
+  /** The first-time types: the window's events, for the activity (`rows` then serves the first start events); absent for recurring retention. */
+  readonly windowRows?: RawBuilder<RetentionEventRow>
   readonly byDistinctId: boolean
 }
 

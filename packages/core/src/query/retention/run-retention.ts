@@ -60,6 +60,8 @@ export async function retentionCounts(ctx: EngineContext, env: QueryEnv, request
 export function retentionCells(env: QueryEnv, request: RetentionRequest, window: RetentionWindow): RawBuilder<RetentionCell> {
   const cohorts = request.breakdown?.type === 'cohort' ? request.breakdown.cohorts : [null]
   const events = cohorts.map((c) => retentionEventsSql(env, request, window, c))
-  const union = events.length === 1 ? events[0]! : { rows: sql<RetentionEventRow>`${sql.join(events.map((e) => e.rows), sql` union all `)}`, byDistinctId: false }
+  const all = (rows: ReadonlyArray<RawBuilder<RetentionEventRow>>) => sql<RetentionEventRow>`${sql.join(rows, sql` union all `)}`
+  const windowRows = events.flatMap((e) => (e.windowRows ? [e.windowRows] : []))
+  const union = events.length === 1 ? events[0]! : { rows: all(events.map((e) => e.rows)), ...(windowRows.length > 0 ? { windowRows: all(windowRows) } : {}), byDistinctId: false }
   return retentionCellsSql(union, request, window, env.hooks, env.project.id)
 }
