@@ -15,6 +15,13 @@ type DualNode = RawNode & { readonly [CLICKHOUSE_SPELLING]: OperationNode }
  * carries the ClickHouse spelling beside it. `chooseSpelling` picks one when
  * the routing compiler knows where the statement runs. Both stores' hooks
  * are built eagerly, so a hook one store cannot spell throws at build time.
+ *
+ * The hooks are ClickHouse's: they serve the analyses, which read
+ * ClickHouse's events and run there. An optional hook or flag only the
+ * companion declares is left out (Postgres's `bucketIndex`: ClickHouse
+ * has no such function, and an analysis asking for it failed); one only
+ * ClickHouse declares keeps its spelling on both sides, the companion's
+ * serving the routing compiler only, to see which tables a statement reads.
  */
 export function dualHooks(clickhouse: SqlHooks, companion: SqlHooks): SqlHooks {
   type Hook = (...args: unknown[]) => Expression<unknown>
@@ -23,7 +30,12 @@ export function dualHooks(clickhouse: SqlHooks, companion: SqlHooks): SqlHooks {
     (...args: unknown[]): Expression<any> =>
       dual((companion[name] as Hook)(...args), (clickhouse[name] as Hook)(...args))
   const hooks = {} as Record<keyof SqlHooks, unknown>
-  for (const name of Object.keys(companion) as Array<keyof SqlHooks>) hooks[name] = both(name)
+  for (const name of Object.keys(clickhouse) as Array<keyof SqlHooks>) {
+    const [spelling, companionSpelling] = [clickhouse[name], companion[name]]
+    if (typeof spelling !== 'function') hooks[name] = spelling
+    else if (typeof companionSpelling === 'function') hooks[name] = both(name)
+    else hooks[name] = (...args: unknown[]) => dual(...(Array(2).fill((spelling as Hook)(...args)) as [Expression<unknown>, Expression<unknown>]))
+  }
   return hooks as unknown as SqlHooks
 }
 
