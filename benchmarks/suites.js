@@ -78,7 +78,7 @@ export const SUITES = {
       { name: 'daily p90 of load_time_ms, UTC', analysis: 'trend', params: () => ({ events: [{ id: '$pageview', math: 'p90', math_property: 'load_time_ms' }], ...TREND_RANGE }) },
       // Stickiness and lifecycle bucket each event too (lifecycle also each person's created_at): New York's days around its DST change.
       { name: 'daily stickiness, America/New_York', timezone: 'America/New_York', analysis: 'trend', params: () => ({ events: [{ id: '$pageview' }], ...TREND_RANGE, shown_as: 'Stickiness' }) },
-      { name: 'daily lifecycle, America/New_York', timezone: 'America/New_York', analysis: 'trend', params: () => ({ events: [{ id: '$pageview' }], ...TREND_RANGE, shown_as: 'Lifecycle' }) },
+      { name: 'daily lifecycle, America/New_York', timezone: 'America/New_York', analysis: 'trend', params: () => ({ events: [{ id: '$pageview' }], ...TREND_RANGE, insight: 'LIFECYCLE' }) },
     ],
   },
   retention: {
