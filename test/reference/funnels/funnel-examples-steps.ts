@@ -213,6 +213,32 @@ export const STEP_EXAMPLES: FunnelExample[] = [
     why: "Each signup matches both steps; high steps go first, so one event cannot be steps 0 and 1. p1 stays at step 0; p2's second signup, 1 h later, is step 1 (3600 s). p3's two signups share a timestamp and identical flags, so they are taken one after the other and also convert (0 s, not in the mean).",
   },
   {
+    name: 'a split instant: an event matching two consecutive steps fills only one of them',
+    data: dataset([
+      ev('p1', 'a', '10:00'),
+      ev('p1', 'b', '10:00'),
+      ev('p2', 'a', '10:00'),
+      ev('p2', 'b', '10:00'),
+      ev('p2', 'b', '10:30'),
+    ]),
+    params: { ...MARCH, events: [{ id: 'a' }, { id: 'b' }, { id: 'b' }] },
+    expected: [step(0, 'a', 2), step(1, 'b', 2, null), step(2, 'b', 1, 1800)],
+    why: "At 10:00 a's flags are [0] and b's [1, 2]: the instant is split into (step 0, a), (step 1, b), (step 2, b). a starts a path, b extends it to step 1, and b cannot also be its step 2: it is already on the path (steps.rs). p1 stops at step 1 (time 0, left out). p2's second b at 10:30 is its step 2, 1800 s after 10:00.",
+  },
+  {
+    name: 'a split instant: the first step\'s event cannot also fill a later step of the same path',
+    data: dataset([
+      ev('p1', 'x', '10:00'),
+      ev('p1', 'y', '10:00'),
+      ev('p2', 'x', '10:00'),
+      ev('p2', 'y', '10:00'),
+      ev('p2', 'x', '10:30'),
+    ]),
+    params: { ...MARCH, events: [{ id: 'x' }, { id: 'y' }, { id: 'x' }] },
+    expected: [step(0, 'x', 2), step(1, 'y', 2, null), step(2, 'x', 1, 1800)],
+    why: "At 10:00 x's flags are [0, 2] and y's [1]: split into (step 0, x), (step 1, y), (step 2, x). The path x then y holds x, so x cannot be its step 2 as well: p1 stops at step 1. p2's x at 10:30 is step 2 of that path, 1800 s after y.",
+  },
+  {
     name: 're-entering step 0 moves the start forward',
     data: dataset([ev('p1', 'a', '13:01'), ev('p1', 'a', '13:35'), ev('p1', 'b', '13:41')]),
     params: { ...MARCH, events: [{ id: 'a' }, { id: 'b' }], funnel_window_interval: 10, funnel_window_interval_unit: 'minute' },
