@@ -282,6 +282,27 @@ export const STEP_EXAMPLES: FunnelExample[] = [
     why: "Strict funnels see every event. p1: x between a and b clears the path. p3: the first b fails the step's filter, so it is a foreign event and clears a. p2 converts in 180 s. p4's second a restarts step 0 at 10:01 and b follows directly: 240 s. Mean and median of 180 and 240: 210.",
   },
   {
+    name: 'strict, three steps: a foreign event clears the path, a repeated middle step keeps it',
+    data: dataset([
+      ev('p1', 'a', '10:00'),
+      ev('p1', 'b', '10:01'),
+      ev('p1', 'c', '10:02'),
+      ev('p2', 'a', '10:00'),
+      ev('p2', 'b', '10:01'),
+      ev('p2', 'x', '10:02'),
+      ev('p2', 'c', '10:03'),
+      ev('p3', 'a', '10:00'),
+      ev('p3', 'b', '10:01'),
+      ev('p3', 'b', '10:02'),
+      ev('p3', 'c', '10:03'),
+      ev('p4', 'a', '10:00'),
+      ev('p4', 'c', '10:01'),
+    ]),
+    params: { ...MARCH, funnel_order_type: 'strict', events: [{ id: 'a' }, { id: 'b' }, { id: 'c' }] },
+    expected: [step(0, 'a', 4), step(1, 'b', 3, 60), step(2, 'c', 2, 90)],
+    why: "After each event a strict funnel clears the path that completed k steps unless the event matches step k (steps.rs). p1 converts: 60 s and 60 s. p2's x matches nothing and clears a-b, so c extends nothing: step 1. p3's second b matches step 2 (1-based), so the path a-b that completed two steps survives it; it was already extended once, so the b adds nothing, and c extends it: 60 s, then 120 s from the first b. p4's c finds no path at step 2. Step 1: 60, 60, 60; step 2: 60 and 120 -> 90.",
+  },
+  {
     name: 'strict: an exclusion at the same instant as another event is dropped, and so is the reset',
     data: dataset([
       ev('p1', 'a', '10:00'),
