@@ -215,6 +215,31 @@ export const BREAKDOWN_EXAMPLES: FunnelExample[] = [
     why: "p1 bought on Safari then on Chrome: two candidates, and p1 counts under both. Under Chrome the Safari purchase cannot be step 1, so step 1 is the 10:20 purchase (1200 s); under Safari it is the 10:10 one (600 s). Tied counts go by value.",
   },
   {
+    name: 'step attribution with an exclusion in the same gap: an excluded candidate vanishes from its value only',
+    data: dataset([
+      ev('p1', 'signup', '10:00'),
+      ev('p1', 'purchase', '10:10', { $browser: 'Safari' }),
+      ev('p2', 'signup', '10:00'),
+      ev('p2', 'cancel', '10:05'),
+      ev('p2', 'purchase', '10:10', { $browser: 'Safari' }),
+      ev('p3', 'signup', '10:00'),
+      ev('p3', 'purchase', '10:20', { $browser: 'Chrome' }),
+    ]),
+    params: {
+      ...AB,
+      breakdown: '$browser',
+      breakdown_type: 'event',
+      breakdown_attribution_type: 'step',
+      breakdown_attribution_value: 1,
+      exclusions: [{ id: 'cancel', funnel_from_step: 0, funnel_to_step: 1 }],
+    },
+    expected: [
+      under(['Chrome'], [step(0, 'signup', 1), step(1, 'purchase', 1, 1200)]),
+      under(['Safari'], [step(0, 'signup', 1), step(1, 'purchase', 1, 600)]),
+    ],
+    why: "Candidates from the purchases: p1 and p2 Safari, p3 Chrome. p2's cancel comes within the window of its signup, in the gap the exclusion covers, so its path is excluded; the Safari purchase then completes step 1 on that excluded path, and p2 leaves the funnel, step 0 included. p1 converts in 600 s under Safari, p3 in 1200 s under Chrome; tied counts go by value.",
+  },
+  {
     name: 'groups with a person breakdown, step 0 attribution at one instant, limit 1: Other sums one group twice',
     // Written in this order, so the uuids rise d3, loner, d1 (the order of events at one instant).
     data: dataset(
