@@ -34,7 +34,11 @@ export function dualHooks(clickhouse: SqlHooks, companion: SqlHooks): SqlHooks {
     const [spelling, companionSpelling] = [clickhouse[name], companion[name]]
     if (typeof spelling !== 'function') hooks[name] = spelling
     else if (typeof companionSpelling === 'function') hooks[name] = both(name)
-    else hooks[name] = (...args: unknown[]) => dual(...(Array(2).fill((spelling as Hook)(...args)) as [Expression<unknown>, Expression<unknown>]))
+    else
+      hooks[name] = (...args: unknown[]) => {
+        const own = (spelling as Hook)(...args)
+        return dual(own, own)
+      }
   }
   return hooks as unknown as SqlHooks
 }
