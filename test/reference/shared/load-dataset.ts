@@ -2,8 +2,8 @@
  * Loads a reference dataset into a Sightline engine through its public API,
  * so an analysis can be held against the reference evaluator on the same data:
  * a project with the dataset's settings, persons with all their distinct ids,
- * group types 0..4 (named `type_0`..`type_4`) and group properties, then the
- * events. Event uuids that are not UUIDs are replaced by stable ones.
+ * group types (named `type_0`..`type_4`) from 0 up to the highest index it
+ * uses, group properties, then the events. Event uuids that are not UUIDs are replaced by stable ones.
  */
 import { createHash } from 'node:crypto'
 import type { Organization, Sightline } from '@sightline/core'
@@ -19,6 +19,15 @@ export function stableUuid(text: string): string {
 }
 
 export const groupTypeName = (index: number): string => `type_${index}`
+
+/** The highest group type index `data` names, in its groups or its events' `$groups`; -1 when it names none. */
+function highestGroupIndex(data: RefDataset): number {
+  const indexes = [
+    ...Object.entries(data.groups ?? {}).filter(([, keys]) => Object.keys(keys).length > 0).map(([i]) => Number(i)),
+    ...data.events.flatMap((e) => Object.keys(e.groups ?? {}).map(Number)),
+  ]
+  return Math.max(-1, ...indexes)
+}
 
 /** Creates a project in `organizationId` holding `data`; resolves to its id. */
 export async function loadDataset(sightline: Sightline, organizationId: Organization['id'], data: RefDataset): Promise<number> {
@@ -42,8 +51,10 @@ export async function loadDataset(sightline: Sightline, organizationId: Organiza
     await sightline.persons.upsert(projectId, { distinctIds: distinctIds as [string, ...string[]], properties: properties as never })
   }
 
-  // Group types take indexes in the order they are first seen: create all five in order.
-  for (let index = 0; index <= 4; index++) {
+  // Group types take indexes in the order they are first seen: create them in order, up to the highest
+  // index the dataset uses (an index below it without keys gets a placeholder group). Analyses never read
+  // the group types, so a dataset without groups needs none (each upsert is a transaction of its own).
+  for (let index = 0; index <= highestGroupIndex(data); index++) {
     const keys = Object.entries(data.groups?.[index] ?? {})
     if (keys.length === 0) {
       await sightline.groups.upsert(projectId, { groupTypeIndex: index as never, groupType: groupTypeName(index), groupKey: '__sightline_type_placeholder__' })
