@@ -14,17 +14,34 @@ import type { TrendEngine } from './engine.js'
 
 export async function loadTrendData(engine: TrendEngine, data: RefDataset): Promise<number> {
   const projectId = await engine.load(data)
-  const first = await engine.db.raw<{ d: string; created: unknown; earliest: unknown }>(
-    `select min(d.distinct_id) as d, min(${engine.db.epochMicros('p.created_at')}) as created, min(${engine.db.epochMicros('e.timestamp')}) as earliest
-       from persons p join person_distinct_ids d on d.project_id = p.project_id and d.person_uuid = p.uuid
-       join events e on e.project_id = p.project_id and e.distinct_id = d.distinct_id
-      where p.project_id = $1 group by p.uuid`,
+  // Two reads, events apart from persons: on ClickHouse they live in different stores, and one
+  // statement naming both would copy every event into the companion first.
+  const earliest = await engine.db.raw<{ d: string; earliest: unknown }>(
+    `select distinct_id as d, min(${engine.db.epochMicros('timestamp')}) as earliest from events where project_id = $1 group by distinct_id`,
     [projectId],
   )
-  for (const row of first) {
-    const earliest = Number(row.earliest)
-    if (earliest === Number(row.created)) continue
-    await engine.sightline.persons.upsert(projectId, { distinctIds: [row.d], createdAt: microsToIso(earliest) })
+  const earliestOf = new Map(earliest.map((row) => [row.d, Number(row.earliest)]))
+  const persons = await engine.db.raw<{ d: string; person: string; created: unknown }>(
+    `select d.distinct_id as d, cast(p.uuid as text) as person, ${engine.db.epochMicros('p.created_at')} as created
+       from persons p join person_distinct_ids d on d.project_id = p.project_id and d.person_uuid = p.uuid
+      where p.project_id = $1`,
+    [projectId],
+  )
+  // Per person: its smallest distinct id, its created_at, and the earliest event of any of its distinct ids.
+  const byPerson = new Map<string, { d: string; created: number; earliest: number }>()
+  for (const row of persons) {
+    const at = earliestOf.get(row.d) ?? Infinity
+    const entry = byPerson.get(row.person)
+    if (!entry) byPerson.set(row.person, { d: row.d, created: Number(row.created), earliest: at })
+    else {
+      if (row.d < entry.d) entry.d = row.d
+      entry.earliest = Math.min(entry.earliest, at)
+    }
+  }
+  for (const { d, created, earliest } of byPerson.values()) {
+    // A person without events keeps its created_at (the join above left such persons out).
+    if (earliest === Infinity || earliest === created) continue
+    await engine.sightline.persons.upsert(projectId, { distinctIds: [d], createdAt: microsToIso(earliest) })
   }
   return projectId
 }
