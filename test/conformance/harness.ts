@@ -12,13 +12,14 @@ export interface Engine {
   readonly organizationId: Organization['id']
 }
 
-/** A fresh database, an engine on it (with `options` besides storage and clock), and one organization with one project. */
+/** A new database (a migrated copy where the target has one), an engine on it (with `options` besides storage and clock), and one organization with one project. */
 export async function openEngine(
   target: ConformanceTarget,
   clock: () => Date = () => NOW,
   options: Omit<SightlineOptions, 'storage' | 'clock'> = {},
 ): Promise<Engine & { close(): Promise<void> }> {
-  const db = await target.fresh()
+  // A copy of a migrated database where the target has one: the engine finds nothing to migrate.
+  const db = await (target.migrated?.() ?? target.fresh())
   const sightline = await createSightline({ ...options, storage: db.storage(), clock }).catch(async (error: unknown) => {
     await db.dispose()
     throw error

@@ -33,6 +33,12 @@ export interface ConformanceTarget {
   readonly name: string
   /** A new, empty database. */
   fresh(): Promise<FreshDatabase>
+  /**
+   * A new database already at the newest schema, as `fresh()` and then
+   * `createSightline` leave it, copied from one migrated once per process
+   * (absent: the harness takes `fresh()` and lets the engine migrate it).
+   */
+  migrated?(): Promise<FreshDatabase>
   /** An adapter whose database cannot be reached (an outage). */
   unreachable(): StorageAdapter
   /** Cases this target cannot run, each with its reason. */

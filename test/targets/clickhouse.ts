@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
@@ -7,7 +7,7 @@ import { createSightline } from '@sightline/core'
 import { duckdbStorage } from '@sightline/storage-duckdb'
 import { clickhouseSqlHooks, clickhouseStorage, ClickHouseDialect, type ChdbSession } from '@sightline/storage-clickhouse'
 import type { ConformanceTarget, FreshDatabase } from '../conformance/target.js'
-import { TEST_DUCKDB_OPTIONS } from './duckdb.js'
+import { copyIntoMemory, TEST_DUCKDB_OPTIONS } from './duckdb.js'
 
 const toNumber = (v: unknown) => (typeof v === 'bigint' ? Number(v) : v)
 
@@ -57,6 +57,35 @@ async function copyEventsToCompanion(session: Session, connection: DuckDBConnect
 }
 
 /**
+ * A migrated chDB data directory and DuckDB companion file, made once per
+ * test process (removed when it exits) for `migrated()`, which copies them:
+ * about a tenth of migrating both stores for every conformance case. A
+ * copied directory opens as its own database (its links into `store/` are
+ * relative). `test/targets/migrated-copies.test.ts` holds a copy's catalogs
+ * against newly migrated ones.
+ */
+let template: Promise<{ chdb: string; companion: string }> | undefined
+function migratedTemplate(): Promise<{ chdb: string; companion: string }> {
+  template ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sightline-chdb-template-'))
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+    const paths = { chdb: join(dir, 'chdb'), companion: join(dir, 'companion.duckdb') }
+    const session = new Session(paths.chdb)
+    const instance = await DuckDBInstance.create(paths.companion, TEST_DUCKDB_OPTIONS)
+    try {
+      await (await createSightline({ storage: clickhouseStorage({ session: session as ChdbSession, companion: duckdbStorage({ instance }) }) })).close()
+    } finally {
+      instance.closeSync()
+      session.close()
+      await drainPending()
+    }
+    if (existsSync(`${paths.companion}.wal`)) throw new Error('the migrated companion template kept a write-ahead log')
+    return paths
+  })()
+  return template
+}
+
+/**
  * Events on chDB, everything else on a DuckDB companion in memory. chDB opens
  * one data directory a process, so each case opens its own session in a
  * temporary directory and closes it at dispose.
@@ -67,34 +96,15 @@ export const clickhouseTarget: ConformanceTarget = {
   propertyShare: 0.25,
   async fresh(): Promise<FreshDatabase> {
     const dir = mkdtempSync(join(tmpdir(), 'sightline-chdb-'))
-    const session = new Session(join(dir, 'chdb'))
+    return openClickHouse(dir, await DuckDBInstance.create(':memory:', TEST_DUCKDB_OPTIONS))
+  },
+  async migrated(): Promise<FreshDatabase> {
+    const from = await migratedTemplate()
+    const dir = mkdtempSync(join(tmpdir(), 'sightline-chdb-'))
+    cpSync(from.chdb, join(dir, 'chdb'), { recursive: true, verbatimSymlinks: true })
     const instance = await DuckDBInstance.create(':memory:', TEST_DUCKDB_OPTIONS)
-    const connection = await instance.connect()
-    const storage = () => clickhouseStorage({ session: session as ChdbSession, companion: duckdbStorage({ instance }) })
-    return {
-      storage,
-      async raw<T>(sql: string, params: unknown[] = []) {
-        const tables = tablesIn(sql)
-        if (tables.has('events') && tables.size === 1) return readClickHouse<T>(session, sql, params)
-        if (tables.has('events')) await copyEventsToCompanion(session, connection)
-        const rows = await (await connection.run(sql, params as never)).getRowObjectsJS()
-        return rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, toNumber(v)]))) as T[]
-      },
-      epochMicros: (column) => `epoch_us(${column})`,
-      async analysisDatabase() {
-        // The adapter's migrations define the functions core calls by their Postgres names (strpos, md5, chr).
-        await (await createSightline({ storage: storage() })).close()
-        return { dialect: new ClickHouseDialect({ session: session as ChdbSession }), sql: clickhouseSqlHooks, jsonColumnType: 'String', tableOptions: 'engine = Memory' }
-      },
-      async dispose() {
-        connection.closeSync()
-        instance.closeSync()
-        session.close()
-        // close() defers the release behind statements still running (an aborted analysis); the next case's session waits for it.
-        await drainPending()
-        rmSync(dir, { recursive: true, force: true })
-      },
-    }
+    await copyIntoMemory(instance, from.companion)
+    return openClickHouse(dir, instance)
   },
   unreachable: () => {
     const refuse = async () => {
@@ -103,4 +113,35 @@ export const clickhouseTarget: ConformanceTarget = {
     const closed: ChdbSession = { queryAsync: refuse, queryBindAsync: refuse, insert: refuse }
     return clickhouseStorage({ session: closed, companion: duckdbStorage({ path: '/nonexistent-directory/sightline/x.duckdb' }) })
   },
+}
+
+/** A session on `dir/chdb` (new, or a copy already there) with `instance` as its companion; dispose removes `dir`. */
+async function openClickHouse(dir: string, instance: DuckDBInstance): Promise<FreshDatabase> {
+  const session = new Session(join(dir, 'chdb'))
+  const connection = await instance.connect()
+  const storage = () => clickhouseStorage({ session: session as ChdbSession, companion: duckdbStorage({ instance }) })
+  return {
+    storage,
+    async raw<T>(sql: string, params: unknown[] = []) {
+      const tables = tablesIn(sql)
+      if (tables.has('events') && tables.size === 1) return readClickHouse<T>(session, sql, params)
+      if (tables.has('events')) await copyEventsToCompanion(session, connection)
+      const rows = await (await connection.run(sql, params as never)).getRowObjectsJS()
+      return rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, toNumber(v)]))) as T[]
+    },
+    epochMicros: (column) => `epoch_us(${column})`,
+    async analysisDatabase() {
+      // The adapter's migrations define the functions core calls by their Postgres names (strpos, md5, chr).
+      await (await createSightline({ storage: storage() })).close()
+      return { dialect: new ClickHouseDialect({ session: session as ChdbSession }), sql: clickhouseSqlHooks, jsonColumnType: 'String', tableOptions: 'engine = Memory' }
+    },
+    async dispose() {
+      connection.closeSync()
+      instance.closeSync()
+      session.close()
+      // close() defers the release behind statements still running (an aborted analysis); the next case's session waits for it.
+      await drainPending()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
 }
