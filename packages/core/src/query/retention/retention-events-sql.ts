@@ -1,7 +1,7 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import { breakdownValueSql } from '../breakdowns/breakdown-value.js'
 import { analysisScope } from '../analysis/analysis-scope.js'
-import { PERSON_ID } from '../scope/event-scope.js'
+import { PERSON_ID, PERSON_KEY } from '../scope/event-scope.js'
 import { addFilterNeeds, noNeeds } from '../scope/filter-needs.js'
 import { seriesCondition } from '../series/series-condition.js'
 import type { SeriesEntity } from '../series/series.js'
@@ -29,17 +29,27 @@ const flag = (condition: Expression<SqlBool>) => sql<number>`(case when ${condit
  * time, since a cohort is the actor's first start event ever. With group
  * aggregation, events without that group are left out.
  */
-export function retentionEventsSql(env: QueryEnv, request: RetentionRequest, window: RetentionWindow, cohort: number | 'all' | null): RetentionEvents {
+export function retentionEventsSql(env: QueryEnv, request: RetentionRequest, window: RetentionWindow, cohort: number | 'all' | null, actor: RetentionActor = 'id'): RetentionEvents {
   const range = { fromMicros: window.starts[0]! * 1000, toMicros: window.end * 1000 - 1 }
-  if (request.retentionType === 'retention_recurring') return eventRows(env, request, cohort, range)
+  if (request.retentionType === 'retention_recurring') return eventRows(env, request, cohort, range, actor)
   // The first-time types: all time for each actor's first start event, and the window alone for the
   // activity, as two scans. One scan of all time read twice was kept whole by DuckDB for both readers
   // (10M events, daily first-time retention: 4.9M rows materialized; two scans -30%).
-  const all = eventRows(env, request, cohort, null)
-  return { ...all, windowRows: eventRows(env, request, cohort, range).rows }
+  const all = eventRows(env, request, cohort, null, actor)
+  return { ...all, windowRows: eventRows(env, request, cohort, range, actor).rows }
 }
 
-function eventRows(env: QueryEnv, request: RetentionRequest, cohort: number | 'all' | null, range: { fromMicros: number; toMicros: number } | null): RetentionEvents {
+/**
+ * How rows name a person: `id`, its id as text (the uuid's, or a personless
+ * distinct id), which an actors list reads; `key`, the fixed-size
+ * `PERSON_KEY`, when only counts are read. The key groups and joins as 16
+ * bytes and needs no lookup of distinct ids (measured at 1M events on
+ * DuckDB: daily recurring retention 16.4 -> 11.5 ms, weekly 27.9 -> 23.1).
+ * Groups are named by their key either way.
+ */
+export type RetentionActor = 'id' | 'key'
+
+function eventRows(env: QueryEnv, request: RetentionRequest, cohort: number | 'all' | null, range: { fromMicros: number; toMicros: number } | null, by: RetentionActor): RetentionEvents {
   const needs = addFilterNeeds(addFilterNeeds(noNeeds(), request.target.properties), request.returning.properties)
   const b = request.breakdown
   const scope = analysisScope(env, {
@@ -64,9 +74,10 @@ function eventRows(env: QueryEnv, request: RetentionRequest, cohort: number | 'a
   if (request.groupTypeIndex !== null) where.push(sql<SqlBool>`${s.groupKeys[request.groupTypeIndex]!} <> ''`)
   if (cohort !== null && cohort !== 'all') where.push(env.extensions.cohortCondition(cohort, ['breakdown']))
 
-  // Persons resolved after grouping when no per-event condition or value reads them (see RetentionEvents).
-  const late = request.groupTypeIndex === null && cohort === null && !readsPersons(env, request)
-  const actor = request.groupTypeIndex !== null ? sql<string>`${s.groupKeys[request.groupTypeIndex]!}` : late ? s.distinctId : PERSON_ID
+  // Ids: persons resolved after grouping when no per-event condition or value reads them (see RetentionEvents).
+  const late = by === 'id' && request.groupTypeIndex === null && cohort === null && !readsPersons(env, request)
+  const person = by === 'key' ? PERSON_KEY : late ? s.distinctId : PERSON_ID
+  const actor = request.groupTypeIndex !== null ? sql<string>`${s.groupKeys[request.groupTypeIndex]!}` : person
   let value: Expression<string>
   if (!b) value = sql<string>`cast('' as text)`
   else if (b.type === 'cohort') value = sql<string>`cast(${cohort === 'all' ? '0' : String(cohort)} as text)`

@@ -4,7 +4,7 @@ import { nowIso } from '../../time/timestamp.js'
 import type { QueryEnv } from '../analysis/query-env.js'
 import { retentionCellsSql, retentionCountsSql, type RetentionCell } from './retention-cells-sql.js'
 import { retentionEnv } from './retention-env.js'
-import { retentionEventsSql, type RetentionEventRow } from './retention-events-sql.js'
+import { retentionEventsSql, type RetentionActor, type RetentionEventRow } from './retention-events-sql.js'
 import { decodeRetentionRequest, type RetentionRequest } from './retention-request.js'
 import { retentionRows, type CountRow, type RetentionRow } from './retention-result.js'
 import type { RetentionWindow } from './retention-window.js'
@@ -50,16 +50,19 @@ export async function runRetention(ctx: EngineContext, projectId: number, params
 /** The counts behind a result (see retentionCountsSql); none when the window is empty. */
 export async function retentionCounts(ctx: EngineContext, env: QueryEnv, request: RetentionRequest, window: RetentionWindow): Promise<CountRow[]> {
   if (window.starts.length === 0) return []
-  const query = retentionCountsSql(retentionCells(env, request, window), request.cumulative)
+  const query = retentionCountsSql(retentionCells(env, request, window, 'key'), request.cumulative)
   // Breakdown values are ranked here, from every (value, period, interval) count: with a value per person that is every person.
   const rows = await boundedRows<Record<string, unknown>>(ctx, 'retention', query, { attr: 'breakdown', rows: '(breakdown value, period, interval) counts' })
   return rows.map((r) => ({ v: String(r.v), i: Number(r.i), k: Number(r.k), n: Number(r.n) }))
 }
 
-/** Every appearance of the request (a cohort breakdown reads each cohort's events in turn, PostHog's UNION ALL). */
-export function retentionCells(env: QueryEnv, request: RetentionRequest, window: RetentionWindow): RawBuilder<RetentionCell> {
+/**
+ * Every appearance of the request (a cohort breakdown reads each cohort's events in turn, PostHog's UNION ALL),
+ * each actor named as `actor` says: its id (default, for actors lists) or its fixed-size key (counts alone).
+ */
+export function retentionCells(env: QueryEnv, request: RetentionRequest, window: RetentionWindow, actor: RetentionActor = 'id'): RawBuilder<RetentionCell> {
   const cohorts = request.breakdown?.type === 'cohort' ? request.breakdown.cohorts : [null]
-  const events = cohorts.map((c) => retentionEventsSql(env, request, window, c))
+  const events = cohorts.map((c) => retentionEventsSql(env, request, window, c, actor))
   const all = (rows: ReadonlyArray<RawBuilder<RetentionEventRow>>) => sql<RetentionEventRow>`${sql.join(rows, sql` union all `)}`
   const windowRows = events.flatMap((e) => (e.windowRows ? [e.windowRows] : []))
   const union = events.length === 1 ? events[0]! : { rows: all(events.map((e) => e.rows)), ...(windowRows.length > 0 ? { windowRows: all(windowRows) } : {}), byDistinctId: false }
