@@ -185,6 +185,17 @@ export interface SqlHooks {
    * from 0.1 s to 3.7 s.
    */
   readonly hashesIntermediateJoins?: boolean
+  /**
+   * Whether grouping by a computed key (an expression over a join, such as
+   * a person's `PERSON_KEY` from the overrides) is planned as well as
+   * grouping by a column. Retention counts then group events by that key
+   * instead of by distinct id with the persons looked up after grouping
+   * (DuckDB, 10M events: daily recurring retention 108 -> 70 ms, weekly 277
+   * -> 209). Default false: Postgres cannot estimate an expression's
+   * distinct values, sorted instead of hashing, spilled to disk, and
+   * first-time retention at 1M events took 400 -> 455 ms.
+   */
+  readonly groupsByComputedKeys?: boolean
 }
 
 /**

@@ -20,6 +20,8 @@ export const clickhouseSqlHooks: SqlHooks = {
   // The pattern admits only real-looking dates; parseDateTime64BestEffortOrNull refuses a day the month lacks (toDateTime64OrNull would roll it over).
   textToTimestamp: (text) =>
     sql<Date | null>`if(match(${text}, ${sql.lit(SQL_TIMESTAMP_PATTERN)}), parseDateTime64BestEffortOrNull(${text}, 6, 'UTC'), NULL)`,
+  // ClickHouse hashes every GROUP BY, whatever its keys.
+  groupsByComputedKeys: true,
   // has() is 0, not null, for a null text.
   textInList: (text, values) => sql`if(isNull(${text}), NULL, has(${[...values]}, ${text}))`,
   epochMicros: (timestamp) => sql<number>`toUnixTimestamp64Micro(${timestamp})`,
