@@ -16,9 +16,12 @@ export type LifecycleStatus = (typeof LIFECYCLE_STATUSES)[number]
  *   holding its `created_at` (`createdBucket`);
  * - returning: active in the period just before;
  * - resurrecting: any other activity period.
+ *
+ * `person` names each person: its id as text by default (actors lists read
+ * it), or `PERSON_KEY` when only counts are read (16 bytes to group and
+ * sort by).
  */
-export function lifecycleStatusSql(scope: SeriesScope, bucket: Expression<number>, createdBucket: Expression<number>): RawBuilder<{ p: string; b: number; status: LifecycleStatus }> {
-  const person = personText()
+export function lifecycleStatusSql(scope: SeriesScope, bucket: Expression<number>, createdBucket: Expression<number>, person: Expression<string> = personText()): RawBuilder<{ p: string; b: number; status: LifecycleStatus }> {
   const active = sql`select ${person} as p, ${bucket} as b, min(${createdBucket}) as cb from ${scope.from} where ${scope.where} group by 1, 2`
   const ordered = sql`select p, b, cb, lag(b) over (partition by p order by b) as prev, lead(b) over (partition by p order by b) as next from (${active}) as a where b >= 0`
   return sql<{ p: string; b: number; status: LifecycleStatus }>`with l as (${ordered})

@@ -6,7 +6,8 @@ import { timestampBucketIndexSql } from '../dates/bucket-index-sql.js'
 import { bucketDay, bucketLabel, isoInZone } from '../dates/bucket-labels.js'
 import type { Period } from '../dates/periods.js'
 import { entityKeys, personsLink, type PersonsLink } from '../trends/persons-url.js'
-import { seriesScope, type SeriesScope } from '../trends/series-scope.js'
+import { personText, seriesScope, type SeriesScope } from '../trends/series-scope.js'
+import { PERSON_KEY } from '../scope/event-scope.js'
 import type { QueryEnv } from '../analysis/query-env.js'
 import { checkTrendAnswer, requestPeriods } from '../trends/trend-env.js'
 import type { TrendRequest, TrendSeries } from '../trends/trend-request.js'
@@ -41,8 +42,10 @@ export function lifecycleGrid(period: Period): LifecycleGrid {
  * The statuses of each person's activity periods for the request's first
  * series: events from the start of the period before the range to the end of
  * the period holding `date_to` (so the last period is always whole).
+ * Persons are named by their id as text (actors lists), or by `PERSON_KEY`
+ * with `person: 'key'` (counts alone).
  */
-export function lifecycleStatuses(env: QueryEnv, request: TrendRequest, series: TrendSeries, period: Period) {
+export function lifecycleStatuses(env: QueryEnv, request: TrendRequest, series: TrendSeries, period: Period, person: 'id' | 'key' = 'id') {
   const grid = lifecycleGrid(period)
   const scope: SeriesScope = seriesScope(env, { ...request, breakdowns: [] }, series, { fromMicros: grid.starts[0]! * 1000, toMicros: grid.end * 1000 - 1 }, { person: true })
   const starts = grid.starts.map((ms) => new Date(ms))
@@ -51,7 +54,7 @@ export function lifecycleStatuses(env: QueryEnv, request: TrendRequest, series: 
   // `p` is eventScope's alias of the persons table, joined because the scope asks for person data.
   const createdAt = sql.ref('p.created_at')
   const created: Expression<number> = timestampBucketIndexSql(createdAt, env.hooks.epochMicros(createdAt), starts, end, env.hooks)
-  return lifecycleStatusSql(scope, bucket, created)
+  return lifecycleStatusSql(scope, bucket, created, person === 'key' ? PERSON_KEY : personText())
 }
 
 /**
@@ -68,7 +71,7 @@ export async function runLifecycle(ctx: EngineContext, env: QueryEnv, request: T
   const n = period!.starts.length
   const data = Object.fromEntries(LIFECYCLE_STATUSES.map((s) => [s, new Array<number>(n).fill(0)])) as Record<LifecycleStatus, number[]>
   if (n > 0) {
-    const query = lifecycleCountsSql(lifecycleStatuses(env, request, series, period!))
+    const query = lifecycleCountsSql(lifecycleStatuses(env, request, series, period!, 'key'))
     for (const r of (await runStorage('lifecycle', () => query.execute(ctx.db))).rows) {
       const i = Number(r.b) - 1
       if (i >= 0 && i < n) data[r.status]![i] = r.status === 'dormant' ? -Number(r.v) : Number(r.v)

@@ -64,9 +64,15 @@ export function actorSql(series: TrendSeries, input: CellsInput): Expression<str
  */
 export function actorKeySql(series: TrendSeries, input: CellsInput): Expression<string | null> {
   if (series.math === 'unique_group' || series.math === 'unique_session') return sql<string | null>`nullif(${actorSql(series, input)}, '')`
-  // PERSON_KEY, except that a personless event with a blank distinct id has no actor, as its text '' has none.
-  return sql<string | null>`coalesce(${PERSON_UUID}, case when e.distinct_id <> '' then ${personlessKey(sql.ref('e.distinct_id'))} end)`
+  return personKeySql()
 }
+
+/**
+ * The person of a scoped row as `PERSON_KEY`, except that a personless event
+ * with a blank distinct id has no actor (null), as its text '' has none.
+ */
+export const personKeySql = (): Expression<string | null> =>
+  sql<string | null>`coalesce(${PERSON_UUID}, case when e.distinct_id <> '' then ${personlessKey(sql.ref('e.distinct_id'))} end)`
 
 /**
  * The numeric value of a property math: non-numbers are null and ignored
