@@ -8,6 +8,7 @@ import { duckdbStorage } from '@sightline/storage-duckdb'
 import { clickhouseSqlHooks, clickhouseStorage, ClickHouseDialect, type ChdbSession } from '@sightline/storage-clickhouse'
 import type { ConformanceTarget, FreshDatabase } from '../conformance/target.js'
 import { copyIntoMemory, TEST_DUCKDB_OPTIONS } from './duckdb.js'
+import { templateDir } from './template-dir.js'
 
 const toNumber = (v: unknown) => (typeof v === 'bigint' ? Number(v) : v)
 
@@ -58,7 +59,7 @@ async function copyEventsToCompanion(session: Session, connection: DuckDBConnect
 
 /**
  * A migrated chDB data directory and DuckDB companion file, made once per
- * test process (removed when it exits) for `migrated()`, which copies them:
+ * test process (see `templateDir`) for `migrated()`, which copies them:
  * about a tenth of migrating both stores for every conformance case. A
  * copied directory opens as its own database (its links into `store/` are
  * relative). `test/targets/migrated-copies.test.ts` holds a copy's catalogs
@@ -67,8 +68,7 @@ async function copyEventsToCompanion(session: Session, connection: DuckDBConnect
 let template: Promise<{ chdb: string; companion: string }> | undefined
 function migratedTemplate(): Promise<{ chdb: string; companion: string }> {
   template ??= (async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sightline-chdb-template-'))
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+    const dir = templateDir('sightline-chdb-template')
     const paths = { chdb: join(dir, 'chdb'), companion: join(dir, 'companion.duckdb') }
     const session = new Session(paths.chdb)
     const instance = await DuckDBInstance.create(paths.companion, TEST_DUCKDB_OPTIONS)
@@ -101,9 +101,15 @@ export const clickhouseTarget: ConformanceTarget = {
   async migrated(): Promise<FreshDatabase> {
     const from = await migratedTemplate()
     const dir = mkdtempSync(join(tmpdir(), 'sightline-chdb-'))
-    cpSync(from.chdb, join(dir, 'chdb'), { recursive: true, verbatimSymlinks: true })
     const instance = await DuckDBInstance.create(':memory:', TEST_DUCKDB_OPTIONS)
-    await copyIntoMemory(instance, from.companion)
+    try {
+      cpSync(from.chdb, join(dir, 'chdb'), { recursive: true, verbatimSymlinks: true })
+      await copyIntoMemory(instance, from.companion)
+    } catch (error) {
+      instance.closeSync()
+      rmSync(dir, { recursive: true, force: true })
+      throw error
+    }
     return openClickHouse(dir, instance)
   },
   unreachable: () => {

@@ -5,6 +5,7 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { createSightline } from '@sightline/core'
 import { duckdbStorage } from '@sightline/storage-duckdb'
 import type { ConformanceTarget, FreshDatabase } from '../conformance/target.js'
+import { templateDir } from './template-dir.js'
 
 const toNumber = (v: unknown) => (typeof v === 'bigint' ? Number(v) : v)
 
@@ -35,7 +36,7 @@ async function wrap(instance: DuckDBInstance, dispose: () => void): Promise<Fres
 
 /**
  * A DuckDB file that Sightline's migrations brought to the newest schema,
- * made once per test process (removed when it exits) for the targets'
+ * made once per test process (see `templateDir`) for the targets'
  * `migrated()`: copying it costs about a tenth of migrating a new database,
  * which the conformance suite does for every case.
  * `test/targets/migrated-copies.test.ts` holds a copy's catalog against a
@@ -44,8 +45,7 @@ async function wrap(instance: DuckDBInstance, dispose: () => void): Promise<Fres
 let template: Promise<string> | undefined
 export function migratedDuckDBFile(): Promise<string> {
   template ??= (async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sightline-duckdb-template-'))
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+    const dir = templateDir('sightline-duckdb-template')
     const path = join(dir, 'template.duckdb')
     const instance = await DuckDBInstance.create(path, TEST_DUCKDB_OPTIONS)
     try {
@@ -81,7 +81,10 @@ export const duckdbMemory: ConformanceTarget = {
   },
   async migrated() {
     const instance = await DuckDBInstance.create(':memory:', TEST_DUCKDB_OPTIONS)
-    await copyIntoMemory(instance, await migratedDuckDBFile())
+    await copyIntoMemory(instance, await migratedDuckDBFile()).catch((error: unknown) => {
+      instance.closeSync()
+      throw error
+    })
     return wrap(instance, () => instance.closeSync())
   },
   unreachable: () => duckdbStorage({ path: '/nonexistent-directory/sightline/x.duckdb' }),

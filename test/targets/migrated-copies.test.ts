@@ -61,7 +61,8 @@ for (const target of [duckdbMemory, duckdbFile, clickhouseTarget]) {
       }
       const copy = await target.migrated!()
       try {
-        // Read before any engine opens the copy: a migration the copy lacked would run at open.
+        // Read before an engine opens the copy, where one can be (a migration the copy lacked would run at open):
+        // ClickHouse's catalog is read through analysisDatabase(), which opens one, after the companion's records.
         const actual = await catalogs(target, copy)
         expect(actual).toEqual(expected)
         expect((expected.duckdb as { tables: unknown[] }).tables.length).toBeGreaterThan(10)
