@@ -96,6 +96,15 @@ const materializedNumberColumns = (table: RawBuilder<unknown>) =>
       sql`alter table ${table} add column if not exists ${sql.id(column)} Nullable(Float64) DEFAULT ${clickhouseSqlHooks.textToDouble(jsonTextOf(sql.ref('properties'), sql.lit(key)))}`,
   )
 
+/** The DEFAULT of every hot column (text and numeric) set to today's expression, in one ALTER. */
+const hotColumnDefaults = (table: RawBuilder<unknown>) => {
+  const text = MATERIALIZED_PROPERTIES.map(({ key, column }) => sql`modify column ${sql.id(column)} DEFAULT ${jsonTextOf(sql.ref('properties'), sql.lit(key))}`)
+  const numbers = MATERIALIZED_NUMBERS.map(
+    ({ key, column }) => sql`modify column ${sql.id(column)} DEFAULT ${clickhouseSqlHooks.textToDouble(jsonTextOf(sql.ref('properties'), sql.lit(key)))}`,
+  )
+  return sql`alter table ${table} ${sql.join([...text, ...numbers])}`
+}
+
 /**
  * Core's promoted-property slot columns, so that ClickHouse's events have
  * every column of the companion's. Never filled here: this storage has no
@@ -207,5 +216,7 @@ export function clickhouseMigrations(executorOf: ExecutorOf, topology: ClickHous
       },
     },
     clickhouse_0008_person_rows: { up: async (db) => movePersonRows(db, await executorOf(db), topology) },
+    // The hot columns' DEFAULTs as jsonTextOf spells them now (one parse of the document, same values): metadata only.
+    clickhouse_0009_json_text_defaults: { up: (db) => run(db, eventTables(topology).map(hotColumnDefaults)) },
   }
 }

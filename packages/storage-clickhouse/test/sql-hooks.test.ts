@@ -24,6 +24,26 @@ describe('clickhouseSqlHooks on chDB', () => {
     expect(await at('q')).toBe("it's")
   })
 
+  it('jsonText: escapes, look-alikes of the markers it tests for, and documents that are no JSON', async () => {
+    const doc = String.raw`{"esc":"a\"b\u00e9\n","emoji":"\ud83d\ude00","nullText":"null","empty":"","quoted":"\"x\"","spaced":" s ","arr":[1, "x"],"neg":-0,"f":1.50}`
+    const at = (json: string, key: string) => value(h.jsonText(sql`${json}`, key))
+    // The escapes decoded: a quote, é, a newline; a surrogate pair as its one character.
+    expect(await at(doc, 'esc')).toBe('a"bé\n')
+    expect(await at(doc, 'emoji')).toBe('\u{1F600}')
+    // Strings that read like the markers are strings: "null" is not JSON null, "" not a missing key, "\"x\"" keeps its quotes.
+    expect(await at(doc, 'nullText')).toBe('null')
+    expect(await at(doc, 'empty')).toBe('')
+    expect(await at(doc, 'quoted')).toBe('"x"')
+    expect(await at(doc, 'spaced')).toBe(' s ')
+    // Other values as ClickHouse writes their JSON back: without the spaces, numbers in their shortest form (-0 as 0).
+    expect(await at(doc, 'arr')).toBe('[1,"x"]')
+    expect(await at(doc, 'neg')).toBe('0')
+    expect(await at(doc, 'f')).toBe('1.5')
+    // Text that is no JSON document has no properties.
+    expect(await at('not json', 'k')).toBeNull()
+    expect(await at('', 'k')).toBeNull()
+  })
+
   it('regexMatch finds a match anywhere and is null for null', async () => {
     expect(await value(h.regexMatch(text('abc'), 'b'))).toBe(1)
     expect(await value(h.regexMatch(text('abc'), '^b'))).toBe(0)
