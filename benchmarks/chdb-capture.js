@@ -9,14 +9,14 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { performance } from 'node:perf_hooks'
 import { Session } from 'chdb'
 import { generateSampleData } from '@sightline/demo'
 
 const { values: args } = parseArgs({
-  options: { events: { type: 'string', default: '200000' }, batch: { type: 'string', default: '5000' }, root: { type: 'string', default: path.resolve(import.meta.dirname, '..') } },
+  options: { events: { type: 'string', default: '200000' }, batch: { type: 'string', default: '5000' }, root: { type: 'string', default: fileURLToPath(new URL('..', import.meta.url)) } },
 })
 const build = (pkg) => import(pathToFileURL(path.join(path.resolve(args.root), 'packages', pkg, 'dist', 'index.js')).href)
 const { createSightline } = await build('core')
