@@ -15,10 +15,11 @@ export type ExecutorOf = (db: Kysely<any>) => Promise<ClickHouseExecutor>
 /** A raw statement compiled with ClickHouse's compiler, whichever dialect the Kysely instance has. */
 export const compileForClickHouse = (statement: RawBuilder<unknown>) =>
   new ClickHouseQueryCompiler().compileQuery(statement.toOperationNode(), { queryId: 'clickhouse-ddl' })
-// Keys of MATERIALIZED_PROPERTIES are core's constants, compiled as escaped literals (DDL takes no parameters).
-const materialized = MATERIALIZED_PROPERTIES.map(
-  ({ key, column }) => sql`${sql.id(column)} Nullable(String) DEFAULT ${jsonTextOf(sql.ref('properties'), sql.lit(key))}`,
-)
+// The hot columns' DEFAULT expressions, one spelling for the DDL that creates them and the one that updates them.
+// Keys are core's constants, compiled as escaped literals (DDL takes no parameters).
+const textDefault = (key: string) => jsonTextOf(sql.ref('properties'), sql.lit(key))
+const numberDefault = (key: string) => clickhouseSqlHooks.textToDouble(textDefault(key))
+const materialized = MATERIALIZED_PROPERTIES.map(({ key, column }) => sql`${sql.id(column)} Nullable(String) DEFAULT ${textDefault(key)}`)
 
 /**
  * Events as PostHog keeps them: a MergeTree ordered for per-person scans
@@ -93,15 +94,13 @@ async function refuseSingleServerEvents(executor: ClickHouseExecutor): Promise<v
 const materializedNumberColumns = (table: RawBuilder<unknown>) =>
   MATERIALIZED_NUMBERS.map(
     ({ key, column }) =>
-      sql`alter table ${table} add column if not exists ${sql.id(column)} Nullable(Float64) DEFAULT ${clickhouseSqlHooks.textToDouble(jsonTextOf(sql.ref('properties'), sql.lit(key)))}`,
+      sql`alter table ${table} add column if not exists ${sql.id(column)} Nullable(Float64) DEFAULT ${numberDefault(key)}`,
   )
 
 /** The DEFAULT of every hot column (text and numeric) set to today's expression, in one ALTER. */
 const hotColumnDefaults = (table: RawBuilder<unknown>) => {
-  const text = MATERIALIZED_PROPERTIES.map(({ key, column }) => sql`modify column ${sql.id(column)} DEFAULT ${jsonTextOf(sql.ref('properties'), sql.lit(key))}`)
-  const numbers = MATERIALIZED_NUMBERS.map(
-    ({ key, column }) => sql`modify column ${sql.id(column)} DEFAULT ${clickhouseSqlHooks.textToDouble(jsonTextOf(sql.ref('properties'), sql.lit(key)))}`,
-  )
+  const text = MATERIALIZED_PROPERTIES.map(({ key, column }) => sql`modify column ${sql.id(column)} DEFAULT ${textDefault(key)}`)
+  const numbers = MATERIALIZED_NUMBERS.map(({ key, column }) => sql`modify column ${sql.id(column)} DEFAULT ${numberDefault(key)}`)
   return sql`alter table ${table} ${sql.join([...text, ...numbers])}`
 }
 

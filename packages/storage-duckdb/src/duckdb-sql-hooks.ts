@@ -50,6 +50,7 @@ export const duckdbSqlHooks: SqlHooks = {
   unorderedFiling: (input) => unorderedFiling(input),
   // DuckDB hashes joins of CTEs; each running window aggregate costs a pass of its own.
   hashesIntermediateJoins: true,
+  // DuckDB hashes every GROUP BY, whatever its keys.
   groupsByComputedKeys: true,
 }
 
