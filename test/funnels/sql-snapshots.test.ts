@@ -61,7 +61,19 @@ describe('funnel SQL, compiled with no database', () => {
             
             from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($5, "e"."event")) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
-        inr as (select r.* from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) where r.ts >= sb.lo and r.ts <= sb.hi),
+        sl as (select tgt, p0, coalesce(list(ts) filter (where ((sm % 2) >= 1)), []) as l0, coalesce(list(ts) filter (where ((sm % 4) >= 2)), []) as l1, coalesce(list(ts) filter (where ((sm % 8) >= 4)), []) as l2, coalesce(list(ts) filter (where ((sm % 2) >= 1) and ((sm % 4) >= 2)), []) as m0, coalesce(list(ts) filter (where ((sm % 4) >= 2) and ((sm % 8) >= 4)), []) as m1, min(case when ((sm % 2) >= 1) then ts end) as lo, max(case when ((sm % 2) >= 1) then ts end) + 1209600000000 as hi,
+            (case when count(case when ((sm % 2) >= 1) then 1 end) * count(case when sm >= 2 then 1 end) <= 64 * count(*) then 1 else 0 end) as easy
+            from runs group by tgt, p0 having count(case when ((sm % 2) >= 1) then 1 end) > 0),
+        sc0 as (select tgt, p0, easy, lo, hi, unnest((case when easy = 1 then l0 else list_value(lo) end)) as c0,
+                l0, l1, l2, m0, m1 from sl),
+        sc1 as (select tgt, p0, easy, lo, hi, c0, (case when g1 = c0 then list_min(list_filter(l1, lambda x: x > c0 and x <= c0 + 1209600000000)) else g1 end) as c1, (case when g1 = c0 then (case when len(list_filter(m0, lambda x: x = c0)) > 0 and len(list_filter(l0, lambda x: x = c0)) = 1 and len(list_filter(l1, lambda x: x = c0)) = 1 and len(list_filter(l2, lambda x: x = c0)) = 0 then 0 else 1 end) else 0 end) as x1, l0, l1, l2, m1
+                from (select s.*, list_min(list_filter(l1, lambda x: x > c0 - 1 and x <= c0 + 1209600000000)) as g1 from sc0 as s) as s),
+        sc2 as (select tgt, p0, easy, lo, hi, c0, c1, x1, (case when g2 = c1 then list_min(list_filter(l2, lambda x: x > c1 and x <= c0 + 1209600000000)) else g2 end) as c2, (case when g2 = c1 then (case when len(list_filter(m1, lambda x: x = c1)) > 0 and len(list_filter(l1, lambda x: x = c1)) = 1 and len(list_filter(l2, lambda x: x = c1)) = 1 and len(list_filter(l0, lambda x: x = c1)) = 0 then 0 else 1 end) else 0 end) as x2, l0, l1, l2
+                from (select s.*, list_min(list_filter(l2, lambda x: x > c1 - 1 and x <= c0 + 1209600000000)) as g2 from sc1 as s) as s),
+        slo as (select tgt, p0, sure, lo, hi, reached, struct_extract(best, 't1') as t1, struct_extract(best, 't2') as t2, struct_extract(best, 't3') as t3 from (
+              select tgt, p0, (case when min(easy) = 1 and max(x1 + x2) = 0 then 1 else 0 end) as sure, min(lo) as lo, max(hi) as hi, max(lvl) - 1 as reached, arg_max(struct_pack(t1 := c0, t2 := c1, t3 := c2), struct_pack(k0 := lvl, k1 := -coalesce(c2, c1, c0), k2 := c0)) as best
+              from (select s.*, (case when c1 is null then 1 when c2 is null then 2 else 3 end) as lvl from sc2 as s) as s group by tgt, p0) as b),
+        inr as (select r.* from runs as r join (select tgt, p0, lo, hi from slo where sure = 0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) where r.ts >= sb.lo and r.ts <= sb.hi),
         grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from inr as r left join (select tgt, p0, ts from inr as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts),
         occ as (select o.*, row_number() over (partition by o.tgt order by o.ts, o.k1, o.k2, o.uuid, o.k3) as seq
             from (select g.tgt, g.p0, g.ts, g.uuid, g.fs, g.multi, g.sm as mask, g.b0, 1 as kind, lv.l as lvl, (case when g.multi = 1 then lv.l else g.fs end) as k1, (case when g.multi = 1 then g.fs else 0 end) as k2, (case when g.multi = 1 then 0 else 6 - lv.l end) as k3
@@ -110,8 +122,11 @@ describe('funnel SQL, compiled with no database', () => {
         select t.tgt, t.p0, 2 as lvl, t.seq, 1 as clean, 0 as marked, t.t1, t.t2, cast(null as bigint) as t3 from t2 as t
         union all
         select t.tgt, t.p0, 3 as lvl, t.seq, 1 as clean, 0 as marked, t.t1, t.t2, t.t3 from t3 as t),
-        outcome as (select tgt, p0, lvl - 1 as reached, t1, t2, t3 from (
+        outp as (select tgt, p0, lvl - 1 as reached, t1, t2, t3 from (
                 select a.*, row_number() over (partition by tgt order by lvl desc, seq) as rn from alld as a) as r where rn = 1),
+        outcome as (select tgt, p0, reached, t1, t2, t3 from slo where sure = 1
+        union all
+        select * from outp),
         fin as (select o.tgt, o.p0, o.p0 as v0, cast(null as bigint) as rn, o.reached, o.t1, o.t2, o.t3 from outcome as o)
         select count(case when reached >= 0 then 1 end) as c0, count(case when reached >= 1 then 1 end) as c1, count(case when reached >= 2 then 1 end) as c2, cast(avg((case when reached >= 1 and t2 - t1 > 0 then t2 - t1 end)) as double precision) / 1000000.0 as a1, cast(quantile_cont((case when reached >= 1 and t2 - t1 > 0 then t2 - t1 end), 0.5) as double precision) / 1000000.0 as m1, cast(avg((case when reached >= 2 and t3 - t2 > 0 then t3 - t2 end)) as double precision) / 1000000.0 as a2, cast(quantile_cont((case when reached >= 2 and t3 - t2 > 0 then t3 - t2 end), 0.5) as double precision) / 1000000.0 as m2 from fin",
         }

@@ -239,6 +239,13 @@ export const STEP_EXAMPLES: FunnelExample[] = [
     why: "At 10:00 x's flags are [0, 2] and y's [1]: split into (step 0, x), (step 1, y), (step 2, x). The path x then y holds x, so x cannot be its step 2 as well: p1 stops at step 1. p2's x at 10:30 is step 2 of that path, 1800 s after y.",
   },
   {
+    name: 'a split instant: an event matching two consecutive steps starts a path before it could extend an older one',
+    data: dataset([ev('p1', 'a', '10:00'), ev('p1', 'a', '10:09'), ev('p1', 'b', '10:09'), ev('p2', 'a', '10:00'), ev('p2', 'a', '10:09')]),
+    params: { ...MARCH, events: [{ id: 'a' }, { id: 'a' }, { id: 'c' }, { id: 'b' }] },
+    expected: [step(0, 'a', 2), step(1, 'a', 1, 540), step(2, 'c', 0), step(3, 'b', 0)],
+    why: "a's flags are [0, 1], b's [3]. p2's 10:09 a is alone at its instant: its step-1 code comes first and extends the 10:00 path (540 s), then its step-0 code starts another. p1's 10:09 shares its instant with b: split into (step 0, a), (step 1, a), (step 3, b), so a first starts a path at 10:09, then cannot extend it (it is on it), and the 10:00 path is no longer the latest: p1 stops at step 0. b extends nothing (no path reached step 2).",
+  },
+  {
     name: 're-entering step 0 moves the start forward',
     data: dataset([ev('p1', 'a', '13:01'), ev('p1', 'a', '13:35'), ev('p1', 'b', '13:41')]),
     params: { ...MARCH, events: [{ id: 'a' }, { id: 'b' }], funnel_window_interval: 10, funnel_window_interval_unit: 'minute' },

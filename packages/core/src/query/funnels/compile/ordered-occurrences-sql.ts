@@ -11,9 +11,11 @@ export const X = 2
  * `grp`: each run's events, flagged `multi` when several events share a
  * timestamp with different flag lists (steps.rs then splits the instant into
  * one pseudo-event per step, drops exclusions and skips the strict reset);
- * with the CTEs it reads.
+ * with the CTEs it reads. Ordered funnels: `spans` (run columns, `lo`,
+ * `hi`) names the runs to take and their events within reach; default,
+ * every run with a step-0 event.
  */
-export function groupsCtes(plan: FunnelPlan): Array<readonly [string, Sql]> {
+export function groupsCtes(plan: FunnelPlan, spans: Sql | null = null): Array<readonly [string, Sql]> {
   const base = eventPlan(plan)
   if (plan.order === 'strict') {
     // `cmp` found the split instants and numbered the events; a split instant's codes are ordered by step, then
@@ -34,7 +36,7 @@ export function groupsCtes(plan: FunnelPlan): Array<readonly [string, Sql]> {
   // later step keeps only its events near a start: fewer rows for every level's pass, and for the grouping
   // that finds the split instants, which reads `inr`, not `runs`: 10M events, a 16% middle step, -33%.)
   const run = runCols(base)
-  const starts = sql`select ${run}, min(ts) as lo, max(ts) + ${int(plan.windowMicros)} as hi from runs where ${hasBit(sql`sm`, 0)} group by ${run}`
+  const starts = spans ?? sql`select ${run}, min(ts) as lo, max(ts) + ${int(plan.windowMicros)} as hi from runs where ${hasBit(sql`sm`, 0)} group by ${run}`
   const inReach = sql`select r.* from runs as r join (${starts}) as sb on ${sameCols(runNames(base), 'sb', 'r')} where r.ts >= sb.lo and r.ts <= sb.hi`
   return [
     ['inr', inReach],

@@ -3,6 +3,7 @@ import type { SqlHooks } from '../../../storage.js'
 import type { FunnelPlan } from '../funnel-plan.js'
 import { compactedCtes, firstLevelSql, groupsCtes, occurrencesSql } from './ordered-occurrences-sql.js'
 import { levelSql } from './ordered-level-sql.js'
+import { listOutcomeSql, stepListsCtes, stepListsFor } from './funnel-lists-sql.js'
 import { partitionCols, runCols, runNames } from './run-key.js'
 import { id, int, join, nullOf, sameCols, type Sql } from './sql-kit.js'
 
@@ -24,9 +25,12 @@ const times = (n: number, upTo: number, alias?: string): Sql =>
  * only grow.)
  */
 export function orderedOutcomeCtes(plan: FunnelPlan, hooks: SqlHooks): Array<readonly [string, Sql]> {
+  // Where the dialect has list functions, step lists decide most runs, and the passes below take the rest.
+  const lists = stepListsFor(plan, hooks)
   const ctes: Array<readonly [string, Sql]> = [
+    ...(lists ? stepListsCtes(plan, lists) : []),
     ...(plan.order === 'strict' ? compactedCtes(plan) : []),
-    ...groupsCtes(plan),
+    ...groupsCtes(plan, lists ? sql`select ${runCols(plan)}, lo, hi from slo where sure = 0` : null),
     ['occ', occurrencesSql(plan)],
     ['t1', firstLevelSql(plan)],
   ]
@@ -51,11 +55,10 @@ export function orderedOutcomeCtes(plan: FunnelPlan, hooks: SqlHooks): Array<rea
   }
   ctes.push(['alld', join(branches, '\nunion all\n')])
   if (!anyExclusion) {
-    ctes.push([
-      'outcome',
-      sql`select ${run}, lvl - 1 as reached, ${times(n, n)} from (
-        select a.*, row_number() over (partition by ${part} order by lvl desc, seq) as rn from alld as a) as r where rn = 1`,
-    ])
+    const passes = sql`select ${run}, lvl - 1 as reached, ${times(n, n)} from (
+        select a.*, row_number() over (partition by ${part} order by lvl desc, seq) as rn from alld as a) as r where rn = 1`
+    if (lists) ctes.push(['outp', passes], ['outcome', sql`${listOutcomeSql(plan)}\nunion all\nselect * from outp`])
+    else ctes.push(['outcome', passes])
     return ctes
   }
   ctes.push([

@@ -1,0 +1,130 @@
+import { sql } from 'kysely'
+import type { ListHooks, SqlHooks } from '../../../storage.js'
+import type { FunnelPlan } from '../funnel-plan.js'
+import { runCols } from './run-key.js'
+import { bit, hasBit, id, int, join, type Sql } from './sql-kit.js'
+
+/**
+ * The dialect's list functions when `plan` can follow its runs through step
+ * lists: an ordered funnel's steps view (trends take every step-0 event as
+ * an attempt of its own period), without exclusions or step attribution
+ * (their rules need each code's place among the others). Null otherwise.
+ */
+export function stepListsFor(plan: FunnelPlan, hooks: SqlHooks): ListHooks | null {
+  if (!hooks.lists || plan.order !== 'ordered' || plan.trends || plan.attributionLevel !== null || plan.gaps.some((g) => g)) return null
+  return hooks.lists
+}
+
+/**
+ * A run's lists cost about (its step-0 events) x (its later step events):
+ * each start is followed through whole lists. Runs above this many times
+ * their event count (a frequent step 0 and a frequent later step) take the
+ * window passes, whose cost is a sort of their events.
+ */
+export const LIST_WORK_PER_EVENT = 64
+
+/**
+ * The ordered funnel over step lists (funnels.md §3, PostHog's steps.rs), as
+ * CTEs ending in `slo(tgt, p0.., sure, lo, hi, reached, t1..tn)`: per run
+ * with a step-0 event, whether the lists decided it (`sure` 1), and then its
+ * furthest step (`reached`, 0-based) and the reported path's step times;
+ * otherwise (`sure` 0) the span of its step-0 events (`lo`
+ * to `hi`, a window after the last), for the window passes to decide it.
+ *
+ * Per run, `l{k}` lists the times of the events matching step k (an event
+ * matching several steps is in several lists). Each step-0 time `c0` starts
+ * a path, which takes at each later step the first time after its last one
+ * and within the window of `c0` (the greedy choice loses no depth: a later
+ * time leaves less of the window). steps.rs keeps, per depth, the newest
+ * start whose path got there, and reports the first path to reach the
+ * furthest depth; that is the path reaching it at the earliest time, and of
+ * those (their last step is the same event) the newest start: keys (depth,
+ * -last time, start).
+ *
+ * Times decide order here, so the lists are only sure of a run where no
+ * path meets another event at its own time that steps.rs would order
+ * differently: some path's time `c{k-1}` found again in `l{k}`, other than
+ * by one event matching both steps alone at its instant (counted with
+ * `m{k-1}`, the times of events matching steps k-1 and k, and found in no
+ * other step's list: among other events, a split instant, steps.rs takes
+ * that event's step k-1 first, and the path cannot take its step k). Those
+ * runs, and those whose lists would cost too much (`LIST_WORK_PER_EVENT`),
+ * are left to the passes.
+ */
+export function stepListsCtes(plan: FunnelPlan, lists: ListHooks): Array<readonly [string, Sql]> {
+  const n = plan.n
+  const W = int(plan.windowMicros)
+  const run = runCols(plan)
+  const l = (k: number) => id(`l${k}`)
+  const m = (k: number) => id(`m${k}`)
+  const c = (k: number) => sql<number | null>`${id(`c${k}`)}`
+  const x = (k: number) => id(`x${k}`)
+  const isStep = (k: number) => hasBit(sql`sm`, k)
+  const ts = sql<number>`ts`
+
+  const gathered = [
+    ...Array.from({ length: n }, (_, k) => sql`${lists.listOf(ts, sql`${isStep(k)}`)} as ${l(k)}`),
+    ...Array.from({ length: n - 1 }, (_, k) => sql`${lists.listOf(ts, sql`${isStep(k)} and ${isStep(k + 1)}`)} as ${m(k)}`),
+  ]
+  const starts = sql`count(case when ${isStep(0)} then 1 end)`
+  const later = sql`count(case when sm >= ${int(bit(1))} then 1 end)`
+  const perRun = sql`select ${run}, ${join(gathered)}, min(case when ${isStep(0)} then ts end) as lo, max(case when ${isStep(0)} then ts end) + ${W} as hi,
+    (case when ${starts} * ${later} <= ${int(LIST_WORK_PER_EVENT)} * count(*) then 1 else 0 end) as easy
+    from runs group by ${run} having ${starts} > 0`
+
+  // A run the lists do not decide is followed from one start (its earliest): one row for `slo`, one pass over each list.
+  // Every step's list stays to the end (a tie test reads them all), the pairs' only while a later level reads them.
+  const keepLists = (from: number) => [...Array.from({ length: n }, (_, j) => l(j)), ...Array.from({ length: Math.max(0, n - 1 - from) }, (_, j) => m(from + j))]
+  const ctes: Array<readonly [string, Sql]> = [
+    ['sl', perRun],
+    [
+      'sc0',
+      sql`select ${run}, easy, lo, hi, ${lists.unnest(sql`(case when easy = 1 then l0 else ${lists.one(sql`lo`)} end)`)} as c0,
+        ${join([...Array.from({ length: n }, (_, k) => l(k)), ...Array.from({ length: n - 1 }, (_, k) => m(k))])} from sl`,
+    ],
+  ]
+  for (let k = 1; k < n; k++) {
+    const prev = c(k - 1)
+    const found = (list: Sql) => lists.countOf(list, prev)
+    // `g`: the least time of step k from the path's own time on (times are integers), one pass over the list.
+    // Only where it is that time itself (a tie, or one event matching both steps) is the list read again.
+    const g = id(`g${k}`)
+    const upTo = sql<number>`c0 + ${W}`
+    const next = sql`(case when ${g} = ${prev} then ${lists.leastBetween(l(k), prev, upTo)} else ${g} end)`
+    // steps.rs orders events sharing a time by their steps and uuids: a path's time found again in the next list is a tie, unless
+    // it is one event matching both steps, alone at its instant (in no other list). Among other events (a split instant) that
+    // event's earlier step comes first and the path could not take its later one: the passes decide.
+    const elsewhere = Array.from({ length: n }, (_, j) => j).filter((j) => j !== k - 1 && j !== k)
+    const alone = elsewhere.length === 0 ? sql`` : sql` and ${join(elsewhere.map((j) => sql`${found(l(j))} = 0`), ' and ')}`
+    const tie = sql`(case when ${g} = ${prev} then (case when ${found(m(k - 1))} > 0 and ${found(l(k - 1))} = 1 and ${found(l(k))} = 1${alone} then 0 else 1 end) else 0 end)`
+    const carried = [...Array.from({ length: k }, (_, j) => c(j)), ...Array.from({ length: k - 1 }, (_, j) => x(j + 1))]
+    ctes.push([
+      `sc${k}`,
+      sql`select ${run}, easy, lo, hi, ${join(carried)}, ${next} as ${c(k)}, ${tie} as ${x(k)}, ${join(keepLists(k))}
+        from (select s.*, ${lists.leastBetween(l(k), sql<number | null>`${prev} - 1`, upTo)} as ${g} from ${id(`sc${k - 1}`)} as s) as s`,
+    ])
+  }
+
+  const depth = n === 1 ? sql`1` : sql`(case ${join(Array.from({ length: n - 1 }, (_, k) => sql`when ${c(k + 1)} is null then ${int(k + 1)}`), ' ')} else ${int(n)} end)`
+  const last = n === 1 ? c(0) : sql`coalesce(${join(Array.from({ length: n }, (_, k) => c(n - 1 - k)))})`
+  const ties = n === 1 ? sql`0` : sql`max(${join(Array.from({ length: n - 1 }, (_, k) => x(k + 1)), ' + ')})`
+  const best = lists.argMax(
+    Array.from({ length: n }, (_, k) => [`t${k + 1}`, c(k)] as const),
+    [sql<number>`lvl`, sql<number>`-${last}`, sql<number>`c0`],
+  )
+  // The record is read into columns in the same CTE: a stored record column is not portable (ClickHouse refuses a nullable tuple).
+  const times = Array.from({ length: n }, (_, k) => sql`${lists.field(sql`best`, `t${k + 1}`)} as ${id(`t${k + 1}`)}`)
+  ctes.push([
+    'slo',
+    sql`select ${run}, sure, lo, hi, reached, ${join(times)} from (
+      select ${run}, (case when min(easy) = 1 and ${ties} = 0 then 1 else 0 end) as sure, min(lo) as lo, max(hi) as hi, max(lvl) - 1 as reached, ${best} as best
+      from (select s.*, ${depth} as lvl from ${id(`sc${n - 1}`)} as s) as s group by ${run}) as b`,
+  ])
+  return ctes
+}
+
+/** `outcome`'s columns from `slo`'s sure runs: `tgt, p0.., reached, t1..tn`. */
+export function listOutcomeSql(plan: FunnelPlan): Sql {
+  const times = Array.from({ length: plan.n }, (_, k) => id(`t${k + 1}`))
+  return sql`select ${runCols(plan)}, reached, ${join(times)} from slo where sure = 1`
+}

@@ -1,0 +1,99 @@
+/**
+ * `SqlHooks.lists` on every storage that declares it (the ordered funnel's
+ * step lists, funnel-lists-sql.ts): each function against values worked by
+ * hand. A storage without it is skipped: its funnels take the window passes,
+ * which the funnel suites hold against the reference on every storage.
+ */
+import { sql, type Expression } from 'kysely'
+import { describe, expect, it } from 'vitest'
+import type { ListHooks } from '@sightline/core/storage'
+import type { ConformanceTarget } from '../conformance/target.js'
+import { dialectDb } from './dialect-db.js'
+import { analysisTargets } from './filter-db.js'
+
+// One group of four values, one repeated: 5, 3, 9, 3.
+const GROUP = sql`(select * from (values (1, 5), (1, 3), (1, 9), (1, 3)) as t(g, v))`
+/**
+ * The storages whose hooks declare list functions: DuckDB. Postgres has no lambdas over arrays; ClickHouse has them, but
+ * the lists measured no faster than its passes on chDB (benchmarks/README.md, issue 15), so it does not declare them.
+ */
+const declares = (target: ConformanceTarget): boolean => target.name.startsWith('duckdb')
+const n = (v: number | null): Expression<number | null> => (v === null ? sql<number | null>`cast(null as bigint)` : sql<number>`cast(${sql.lit(v)} as bigint)`)
+
+describe.each(analysisTargets)('list hooks on $name', (target: ConformanceTarget) => {
+  const { db, hooks } = dialectDb(target)
+  const lists = (): ListHooks => hooks().lists!
+
+  const scalar = async (select: (l: ListHooks) => Expression<unknown>): Promise<number | null> => {
+    const { rows } = await sql<{ r: unknown }>`select ${select(lists())} as r from ${GROUP} as t group by g`.execute(db())
+    return rows[0]!.r === null ? null : Number(rows[0]!.r)
+  }
+  /** `f(list)` over the group's list of `v` where `condition`. */
+  const over = (condition: Expression<unknown>, f: (l: ListHooks, list: Expression<unknown>) => Expression<unknown>) =>
+    scalar((l) => f(l, l.listOf(sql<number>`v`, condition as never)))
+
+  it.runIf(declares(target))('is declared where the funnels use it', () => {
+    expect(lists()).toBeDefined()
+  })
+
+  describe.runIf(declares(target))('contract', () => {
+    it('listOf gathers the rows where the condition holds, repeats kept, and an empty list for none', async () => {
+      expect(await over(sql`true`, (l, list) => l.countOf(list, n(3)))).toBe(2)
+      expect(await over(sql`v > 3`, (l, list) => l.countOf(list, n(3)))).toBe(0)
+      expect(await over(sql`v > 3`, (l, list) => l.countOf(list, n(9)))).toBe(1)
+      // No row qualifies: an empty list, so a count of 0 and no least element (not an error, not null counts).
+      expect(await over(sql`false`, (l, list) => l.countOf(list, n(3)))).toBe(0)
+      expect(await over(sql`false`, (l, list) => l.leastBetween(list, n(0), n(100)))).toBeNull()
+    })
+
+    it('leastBetween takes the least element above `after` (exclusive) and up to `upTo` (inclusive)', async () => {
+      const least = (after: number | null, upTo: number) => over(sql`true`, (l, list) => l.leastBetween(list, n(after), n(upTo)))
+      expect(await least(3, 9)).toBe(5) // 3 itself is not above 3
+      expect(await least(2, 9)).toBe(3)
+      expect(await least(5, 9)).toBe(9) // 9 is at the bound
+      expect(await least(5, 8)).toBeNull() // 9 is past it
+      expect(await least(9, 100)).toBeNull()
+      expect(await least(null, 100)).toBeNull()
+    })
+
+    it('countOf counts equal elements, and nothing equals null', async () => {
+      expect(await over(sql`true`, (l, list) => l.countOf(list, n(5)))).toBe(1)
+      expect(await over(sql`true`, (l, list) => l.countOf(list, n(4)))).toBe(0)
+      expect(await over(sql`true`, (l, list) => l.countOf(list, n(null)))).toBe(0)
+    })
+
+    it('unnest gives a row per element, none for an empty list, one for `one`', async () => {
+      const rowsOf = async (list: (l: ListHooks) => Expression<unknown>) => {
+        const { rows } = await sql<{ e: unknown }>`select ${lists().unnest(sql`li`)} as e from (select ${list(lists())} as li from ${GROUP} as t group by g) as s`.execute(db())
+        return rows.map((r) => Number(r.e)).sort((a, b) => a - b)
+      }
+      expect(await rowsOf((l) => l.listOf(sql<number>`v`, sql`true`))).toEqual([3, 3, 5, 9])
+      expect(await rowsOf((l) => l.listOf(sql<number>`v`, sql`false`))).toEqual([])
+      expect(await rowsOf((l) => l.one(sql<number>`max(v)`))).toEqual([9])
+    })
+
+    it('argMax keeps the row with the greatest keys, compared in order, null fields kept', async () => {
+      // Keys (2, -7, 1), (2, -5, 0), (2, -5, 4), (1, 100, 100): the first key ties three rows at 2, the second
+      // leaves (2, -5, 0) and (2, -5, 4), the third picks (2, -5, 4), whose fields are a = 30, b = null.
+      const { rows } = await sql<{ a: unknown; b: unknown }>`select ${lists().field(sql`r`, 'a')} as a, ${lists().field(sql`r`, 'b')} as b from (
+          select ${lists().argMax(
+            [
+              ['a', sql<number>`a`],
+              ['b', sql<number | null>`b`],
+            ],
+            [sql<number>`k0`, sql<number>`k1`, sql<number>`k2`],
+          )} as r
+          from (values (2, -7, 1, 10, 1), (2, -5, 0, 20, 2), (2, -5, 4, 30, null), (1, 100, 100, 40, 4)) as t(k0, k1, k2, a, b)) as s`.execute(db())
+      expect(Number(rows[0]!.a)).toBe(30)
+      expect(rows[0]!.b).toBeNull()
+    })
+
+    it('refuses a field name it would have to quote', () => {
+      expect(() => lists().argMax([['t1; drop', sql<number>`1`]], [sql<number>`1`])).toThrow(/field name/)
+    })
+  })
+
+  it.skipIf(declares(target))('is not declared: this storage has no list functions, and its ordered funnels take the window passes', () => {
+    expect(hooks().lists).toBeUndefined()
+  })
+})
