@@ -57,6 +57,12 @@ describe.each(analysisTargets)('list hooks on $name', (target: ConformanceTarget
       expect(await least(null, 100)).toBeNull()
     })
 
+    it('size counts the elements, repeats included', async () => {
+      expect(await over(sql`true`, (l, list) => l.size(list))).toBe(4)
+      expect(await over(sql`v > 3`, (l, list) => l.size(list))).toBe(2)
+      expect(await over(sql`false`, (l, list) => l.size(list))).toBe(0)
+    })
+
     it('countOf counts equal elements, and nothing equals null', async () => {
       expect(await over(sql`true`, (l, list) => l.countOf(list, n(5)))).toBe(1)
       expect(await over(sql`true`, (l, list) => l.countOf(list, n(4)))).toBe(0)

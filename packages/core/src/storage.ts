@@ -218,6 +218,8 @@ export interface ListHooks {
   one(value: Expression<number>): Expression<unknown>
   /** The least element of `list` greater than `after` and at most `upTo`; null when there is none, or `after` is null. */
   leastBetween(list: Expression<unknown>, after: Expression<number | null>, upTo: Expression<number>): Expression<number | null>
+  /** The number of elements of `list`. */
+  size(list: Expression<unknown>): Expression<number>
   /** How many elements of `list` equal `value` (0 when `value` is null). */
   countOf(list: Expression<unknown>, value: Expression<number | null>): Expression<number>
   /** In a select list: the row repeated once per element of `list`, the expression being that element; no row for an empty list. */

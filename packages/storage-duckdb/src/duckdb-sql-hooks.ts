@@ -159,6 +159,7 @@ function duckdbListHooks(): ListHooks {
     listOf: (value, condition) => sql`coalesce(list(${value}) filter (where ${condition}), [])`,
     one: (value) => sql`list_value(${value})`,
     leastBetween: (list, after, upTo) => sql<number | null>`list_min(list_filter(${list}, lambda x: x > ${after} and x <= ${upTo}))`,
+    size: (list) => sql<number>`len(${list})`,
     countOf: (list, value) => sql<number>`len(list_filter(${list}, lambda x: x = ${value}))`,
     unnest: (list) => sql<number>`unnest(${list})`,
     argMax: (fields, keys) =>

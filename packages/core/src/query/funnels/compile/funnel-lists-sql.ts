@@ -16,10 +16,10 @@ export function stepListsFor(plan: FunnelPlan, hooks: SqlHooks): ListHooks | nul
 }
 
 /**
- * A run's lists cost about (its step-0 events) x (its later step events):
+ * A run's lists cost about (its step-0 times) x (its later steps' times):
  * each start is followed through whole lists. Runs above this many times
- * their event count (a frequent step 0 and a frequent later step) take the
- * window passes, whose cost is a sort of their events.
+ * the elements of their lists (a frequent step 0 and a frequent later step)
+ * take the window passes, whose cost is a sort of their events.
  */
 export const LIST_WORK_PER_EVENT = 64
 
@@ -44,10 +44,11 @@ export const LIST_WORK_PER_EVENT = 64
  * Times decide order here, so the lists are only sure of a run where no
  * path meets another event at its own time that steps.rs would order
  * differently: some path's time `c{k-1}` found again in `l{k}`, other than
- * by one event matching both steps alone at its instant (counted with
- * `m{k-1}`, the times of events matching steps k-1 and k, and found in no
- * other step's list: among other events, a split instant, steps.rs takes
- * that event's step k-1 first, and the path cannot take its step k). Those
+ * by one event matching both steps alone at its instant: the time is in
+ * `mm` (the times of events matching two consecutive steps), once in
+ * `l{k-1}`, once in `l{k}` and in no other list, so the one event there
+ * matches steps k-1 and k. Among other events (a split instant) steps.rs
+ * takes that event's step k-1 first, and the path cannot take its step k. Those
  * runs, and those whose lists would cost too much (`LIST_WORK_PER_EVENT`),
  * are left to the passes.
  */
@@ -56,31 +57,32 @@ export function stepListsCtes(plan: FunnelPlan, lists: ListHooks): Array<readonl
   const W = int(plan.windowMicros)
   const run = runCols(plan)
   const l = (k: number) => id(`l${k}`)
-  const m = (k: number) => id(`m${k}`)
   const c = (k: number) => sql<number | null>`${id(`c${k}`)}`
   const x = (k: number) => id(`x${k}`)
   const isStep = (k: number) => hasBit(sql`sm`, k)
   const ts = sql<number>`ts`
 
+  // One list of the events matching two consecutive steps (usually none): aggregates cost per list (5 steps, 10M: -10%).
+  const adjacent = Array.from({ length: n - 1 }, (_, k) => sql`(${isStep(k)} and ${isStep(k + 1)})`)
   const gathered = [
     ...Array.from({ length: n }, (_, k) => sql`${lists.listOf(ts, sql`${isStep(k)}`)} as ${l(k)}`),
-    ...Array.from({ length: n - 1 }, (_, k) => sql`${lists.listOf(ts, sql`${isStep(k)} and ${isStep(k + 1)}`)} as ${m(k)}`),
+    ...(n > 1 ? [sql`${lists.listOf(ts, sql`${join(adjacent, ' or ')}`)} as mm`] : []),
   ]
-  const starts = sql`count(case when ${isStep(0)} then 1 end)`
-  const later = sql`count(case when sm >= ${int(bit(1))} then 1 end)`
-  const perRun = sql`select ${run}, ${join(gathered)}, min(case when ${isStep(0)} then ts end) as lo, max(case when ${isStep(0)} then ts end) + ${W} as hi,
-    (case when ${starts} * ${later} <= ${int(LIST_WORK_PER_EVENT)} * count(*) then 1 else 0 end) as easy
-    from runs group by ${run} having ${starts} > 0`
+  const perRun = sql`select ${run}, ${join(gathered)}, min(case when ${isStep(0)} then ts end) as lo, max(case when ${isStep(0)} then ts end) + ${W} as hi
+    from runs group by ${run}`
+  const size = (k: number): Sql => sql`${lists.size(l(k))}`
+  const later = n === 1 ? sql`0` : sql`(${join(Array.from({ length: n - 1 }, (_, k) => size(k + 1)), ' + ')})`
+  const easy = sql`(case when ${size(0)} * ${later} <= ${int(LIST_WORK_PER_EVENT)} * (${size(0)} + ${later}) then 1 else 0 end)`
 
   // A run the lists do not decide is followed from one start (its earliest): one row for `slo`, one pass over each list.
-  // Every step's list stays to the end (a tie test reads them all), the pairs' only while a later level reads them.
-  const keepLists = (from: number) => [...Array.from({ length: n }, (_, j) => l(j)), ...Array.from({ length: Math.max(0, n - 1 - from) }, (_, j) => m(from + j))]
+  // Every step's list stays to the end: a tie test reads them all.
+  const kept = join([...Array.from({ length: n }, (_, j) => l(j)), ...(n > 1 ? [sql`mm`] : [])])
   const ctes: Array<readonly [string, Sql]> = [
     ['sl', perRun],
     [
       'sc0',
-      sql`select ${run}, easy, lo, hi, ${lists.unnest(sql`(case when easy = 1 then l0 else ${lists.one(sql`lo`)} end)`)} as c0,
-        ${join([...Array.from({ length: n }, (_, k) => l(k)), ...Array.from({ length: n - 1 }, (_, k) => m(k))])} from sl`,
+      sql`select ${run}, easy, lo, hi, ${lists.unnest(sql`(case when easy = 1 then l0 else ${lists.one(sql`lo`)} end)`)} as c0, ${kept}
+        from (select s.*, ${easy} as easy from sl as s where ${size(0)} > 0) as s`,
     ],
   ]
   for (let k = 1; k < n; k++) {
@@ -96,11 +98,11 @@ export function stepListsCtes(plan: FunnelPlan, lists: ListHooks): Array<readonl
     // event's earlier step comes first and the path could not take its later one: the passes decide.
     const elsewhere = Array.from({ length: n }, (_, j) => j).filter((j) => j !== k - 1 && j !== k)
     const alone = elsewhere.length === 0 ? sql`` : sql` and ${join(elsewhere.map((j) => sql`${found(l(j))} = 0`), ' and ')}`
-    const tie = sql`(case when ${g} = ${prev} then (case when ${found(m(k - 1))} > 0 and ${found(l(k - 1))} = 1 and ${found(l(k))} = 1${alone} then 0 else 1 end) else 0 end)`
+    const tie = sql`(case when ${g} = ${prev} then (case when ${found(sql`mm`)} > 0 and ${found(l(k - 1))} = 1 and ${found(l(k))} = 1${alone} then 0 else 1 end) else 0 end)`
     const carried = [...Array.from({ length: k }, (_, j) => c(j)), ...Array.from({ length: k - 1 }, (_, j) => x(j + 1))]
     ctes.push([
       `sc${k}`,
-      sql`select ${run}, easy, lo, hi, ${join(carried)}, ${next} as ${c(k)}, ${tie} as ${x(k)}, ${join(keepLists(k))}
+      sql`select ${run}, easy, lo, hi, ${join(carried)}, ${next} as ${c(k)}, ${tie} as ${x(k)}, ${kept}
         from (select s.*, ${lists.leastBetween(l(k), sql<number | null>`${prev} - 1`, upTo)} as ${g} from ${id(`sc${k - 1}`)} as s) as s`,
     ])
   }
