@@ -6,12 +6,13 @@ import { bit, hasBit, id, int, join, type Sql } from './sql-kit.js'
 
 /**
  * The dialect's list functions when `plan` can follow its runs through step
- * lists: an ordered funnel's steps view (trends take every step-0 event as
- * an attempt of its own period), without exclusions or step attribution
- * (their rules need each code's place among the others). Null otherwise.
+ * lists: an ordered funnel's steps view of two steps or more (trends take
+ * every step-0 event as an attempt of its own period), without exclusions
+ * or step attribution (their rules need each code's place among the
+ * others). Null otherwise.
  */
 export function stepListsFor(plan: FunnelPlan, hooks: SqlHooks): ListHooks | null {
-  if (!hooks.lists || plan.order !== 'ordered' || plan.trends || plan.attributionLevel !== null || plan.gaps.some((g) => g)) return null
+  if (!hooks.lists || plan.order !== 'ordered' || plan.trends || plan.attributionLevel !== null || plan.gaps.some((g) => g) || plan.n < 2) return null
   return hooks.lists
 }
 
@@ -66,17 +67,17 @@ export function stepListsCtes(plan: FunnelPlan, lists: ListHooks): Array<readonl
   const adjacent = Array.from({ length: n - 1 }, (_, k) => sql`(${isStep(k)} and ${isStep(k + 1)})`)
   const gathered = [
     ...Array.from({ length: n }, (_, k) => sql`${lists.listOf(ts, sql`${isStep(k)}`)} as ${l(k)}`),
-    ...(n > 1 ? [sql`${lists.listOf(ts, sql`${join(adjacent, ' or ')}`)} as mm`] : []),
+    sql`${lists.listOf(ts, sql`${join(adjacent, ' or ')}`)} as mm`,
   ]
   const perRun = sql`select ${run}, ${join(gathered)}, min(case when ${isStep(0)} then ts end) as lo, max(case when ${isStep(0)} then ts end) + ${W} as hi
     from runs group by ${run}`
   const size = (k: number): Sql => sql`${lists.size(l(k))}`
-  const later = n === 1 ? sql`0` : sql`(${join(Array.from({ length: n - 1 }, (_, k) => size(k + 1)), ' + ')})`
+  const later = sql`(${join(Array.from({ length: n - 1 }, (_, k) => size(k + 1)), ' + ')})`
   const easy = sql`(case when ${size(0)} * ${later} <= ${int(LIST_WORK_PER_EVENT)} * (${size(0)} + ${later}) then 1 else 0 end)`
 
   // A run the lists do not decide is followed from one start (its earliest): one row for `slo`, one pass over each list.
   // Every step's list stays to the end: a tie test reads them all.
-  const kept = join([...Array.from({ length: n }, (_, j) => l(j)), ...(n > 1 ? [sql`mm`] : [])])
+  const kept = join([...Array.from({ length: n }, (_, j) => l(j)), sql`mm`])
   const ctes: Array<readonly [string, Sql]> = [
     ['sl', perRun],
     [
@@ -107,9 +108,9 @@ export function stepListsCtes(plan: FunnelPlan, lists: ListHooks): Array<readonl
     ])
   }
 
-  const depth = n === 1 ? sql`1` : sql`(case ${join(Array.from({ length: n - 1 }, (_, k) => sql`when ${c(k + 1)} is null then ${int(k + 1)}`), ' ')} else ${int(n)} end)`
-  const last = n === 1 ? c(0) : sql`coalesce(${join(Array.from({ length: n }, (_, k) => c(n - 1 - k)))})`
-  const ties = n === 1 ? sql`0` : sql`max(${join(Array.from({ length: n - 1 }, (_, k) => x(k + 1)), ' + ')})`
+  const depth = sql`(case ${join(Array.from({ length: n - 1 }, (_, k) => sql`when ${c(k + 1)} is null then ${int(k + 1)}`), ' ')} else ${int(n)} end)`
+  const last = sql`coalesce(${join(Array.from({ length: n }, (_, k) => c(n - 1 - k)))})`
+  const ties = sql`max(${join(Array.from({ length: n - 1 }, (_, k) => x(k + 1)), ' + ')})`
   const best = lists.argMax(
     Array.from({ length: n }, (_, k) => [`t${k + 1}`, c(k)] as const),
     [sql<number>`lvl`, sql<number>`-${last}`, sql<number>`c0`],
