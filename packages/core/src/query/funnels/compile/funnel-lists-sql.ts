@@ -22,7 +22,7 @@ export function stepListsFor(plan: FunnelPlan, hooks: SqlHooks): ListHooks | nul
  * the elements of their lists (a frequent step 0 and a frequent later step)
  * take the window passes, whose cost is a sort of their events.
  */
-export const LIST_WORK_PER_EVENT = 64
+export const LIST_WORK_PER_ELEMENT = 64
 
 /**
  * The ordered funnel over step lists (funnels.md §3, PostHog's steps.rs), as
@@ -50,7 +50,7 @@ export const LIST_WORK_PER_EVENT = 64
  * `l{k-1}`, once in `l{k}` and in no other list, so the one event there
  * matches steps k-1 and k. Among other events (a split instant) steps.rs
  * takes that event's step k-1 first, and the path cannot take its step k. Those
- * runs, and those whose lists would cost too much (`LIST_WORK_PER_EVENT`),
+ * runs, and those whose lists would cost too much (`LIST_WORK_PER_ELEMENT`),
  * are left to the passes.
  */
 export function stepListsCtes(plan: FunnelPlan, lists: ListHooks): Array<readonly [string, Sql]> {
@@ -73,9 +73,9 @@ export function stepListsCtes(plan: FunnelPlan, lists: ListHooks): Array<readonl
     from runs group by ${run}`
   const size = (k: number): Sql => sql`${lists.size(l(k))}`
   const later = sql`(${join(Array.from({ length: n - 1 }, (_, k) => size(k + 1)), ' + ')})`
-  const easy = sql`(case when ${size(0)} * ${later} <= ${int(LIST_WORK_PER_EVENT)} * (${size(0)} + ${later}) then 1 else 0 end)`
+  const easy = sql`(case when ${size(0)} * ${later} <= ${int(LIST_WORK_PER_ELEMENT)} * (${size(0)} + ${later}) then 1 else 0 end)`
 
-  // A run the lists do not decide is followed from one start (its earliest): one row for `slo`, one pass over each list.
+  // A run over the work bound is followed from one start (its earliest): one row for `slo`, one pass over each list.
   // Every step's list stays to the end: a tie test reads them all.
   const kept = join([...Array.from({ length: n }, (_, j) => l(j)), sql`mm`])
   const ctes: Array<readonly [string, Sql]> = [
