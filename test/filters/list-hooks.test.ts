@@ -97,6 +97,7 @@ describe.each(analysisTargets)('list hooks on $name', (target: ConformanceTarget
 
     it('refuses a field name it would have to quote', () => {
       expect(() => lists().argMax([['t1; drop', sql<number>`1`]], [sql<number>`1`])).toThrow(/field name/)
+      expect(() => lists().field(sql`r`, "t1') from x; --")).toThrow(/field name/)
     })
   })
 

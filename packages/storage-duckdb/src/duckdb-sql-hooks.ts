@@ -142,10 +142,11 @@ function unorderedFiling(input: UnorderedFilingInput): RawBuilder<unknown> {
 
 /** Names the list hooks give struct fields: the compiler's own (`t1`, ...), checked before they are spliced. */
 const FIELD = /^[a-z][a-z0-9]*$/
-const field = (name: string): RawBuilder<unknown> => {
+const fieldName = (name: string): string => {
   if (!FIELD.test(name)) throw new Error(`list hooks: bad field name ${name}`)
-  return sql.raw(name)
+  return name
 }
+const field = (name: string): RawBuilder<unknown> => sql.raw(fieldName(name))
 
 /**
  * `SqlHooks.lists` in DuckDB: `list` aggregates, lambdas, and `arg_max` over
@@ -164,6 +165,6 @@ function duckdbListHooks(): ListHooks {
     unnest: (list) => sql<number>`unnest(${list})`,
     argMax: (fields, keys) =>
       sql`arg_max(struct_pack(${sql.join(fields.map(([name, value]) => sql`${field(name)} := ${value}`))}), struct_pack(${sql.join(keys.map((k, i) => sql`${field(`k${i}`)} := ${k}`))}))`,
-    field: (record, name) => sql<number | null>`struct_extract(${record}, ${sql.lit(name)})`,
+    field: (record, name) => sql<number | null>`struct_extract(${record}, ${sql.lit(fieldName(name))})`,
   }
 }

@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { ListHooks, SqlHooks } from '../../../storage.js'
 import type { FunnelPlan } from '../funnel-plan.js'
 import { runCols } from './run-key.js'
-import { bit, hasBit, id, int, join, type Sql } from './sql-kit.js'
+import { hasBit, id, int, join, type Sql } from './sql-kit.js'
 
 /**
  * The dialect's list functions when `plan` can follow its runs through step
