@@ -447,7 +447,16 @@ describe('funnel SQL, compiled with no database', () => {
             
             from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($5, "e"."event")) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
-        u0 as (select r.*, row_number() over (partition by r.tgt order by r.ts, r.fs, r.uuid) as seq, (case when r.sm = 0 then 1 else 0 end) as ex, (case fs when 1 then 0 when 2 then 1 when 3 then 2 else -1 end) as cls from runs as r),
+        uls as (select tgt, p0, coalesce(list(ts) filter (where ((sm % 2) >= 1)), []) as l0, coalesce(list(ts) filter (where ((sm % 4) >= 2)), []) as l1, coalesce(list(ts) filter (where ((sm % 8) >= 4)), []) as l2, coalesce(list(ts) filter (where sm <> 0), []) as la, min(ts) as lo from runs group by tgt, p0),
+        ulc as (select tgt, p0, easy, s, list_min(list_filter(l0, lambda x: x > s - 1 and x <= s + 1209600000000)) as m0, list_min(list_filter(l1, lambda x: x > s - 1 and x <= s + 1209600000000)) as m1, list_min(list_filter(l2, lambda x: x > s - 1 and x <= s + 1209600000000)) as m2 from (
+                select tgt, p0, easy, unnest((case when easy = 1 then la else list_value(lo) end)) as s, l0, l1, l2 from (select u.*, (case when len(la) <= 64 then 1 else 0 end) as easy from uls as u) as u) as u),
+        ulb as (select tgt, p0, min(easy) as sure, max(cnt) - 1 as reached, arg_max(struct_pack(h0 := m0, h1 := m1, h2 := m2), struct_pack(k0 := cnt, k1 := -s)) as best
+                from (select c.*, (case when m0 is null then 0 else 1 end) + (case when m1 is null then 0 else 1 end) + (case when m2 is null then 0 else 1 end) as cnt from ulc as c) as c group by tgt, p0),
+        ulo as (select tgt, p0, sure, reached, (case when r0 = 0 then h0 when r1 = 0 then h1 when r2 = 0 then h2 end) as t1, (case when r0 = 1 then h0 when r1 = 1 then h1 when r2 = 1 then h2 end) as t2, (case when r0 = 2 then h0 when r1 = 2 then h1 when r2 = 2 then h2 end) as t3 from (
+                select tgt, p0, sure, reached, h0, h1, h2, (case when h0 is null then 3 else (case when h1 < h0 then 1 else 0 end) + (case when h2 < h0 then 1 else 0 end) end) as r0, (case when h1 is null then 3 else (case when h0 <= h1 then 1 else 0 end) + (case when h2 < h1 then 1 else 0 end) end) as r1, (case when h2 is null then 3 else (case when h0 <= h2 then 1 else 0 end) + (case when h1 <= h2 then 1 else 0 end) end) as r2 from (
+                  select tgt, p0, sure, reached, struct_extract(best, 'h0') as h0, struct_extract(best, 'h1') as h1, struct_extract(best, 'h2') as h2 from ulb) as b) as b),
+        urs as (select r.* from runs as r join (select tgt, p0 from ulo where sure = 0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0)),
+        u0 as (select r.*, row_number() over (partition by r.tgt order by r.ts, r.fs, r.uuid) as seq, (case when r.sm = 0 then 1 else 0 end) as ex, (case fs when 1 then 0 when 2 then 1 when 3 then 2 else -1 end) as cls from urs as r),
         u1 as (select u0.*, sum(ex) over (partition by tgt order by seq rows between unbounded preceding and current row) as seg, lag(ts) over (partition by tgt order by seq) as pts, lag(ex) over (partition by tgt order by seq) as pex from u0),
         u2 as (select u1.*, sum(case when pts is null or ex = 1 or ts - pts > 1209600000000 then 1 else 0 end) over (partition by tgt order by seq rows between unbounded preceding and current row) as island from u1),
         u3 as (select u2.*, (case when (ex = 0) then 1 else 0 end) as pushed, seg - ex as dseg from u2),
@@ -469,8 +478,11 @@ describe('funnel SQL, compiled with no database', () => {
             from ur5 join (select tgt, p0, seg, co0, cr0, co1, cr1, co2, cr2 from ur5 where seq = bsrc) as s on (s.tgt = ur5.tgt and s.p0 = ur5.p0)),
         uheads as (select tgt, p0, vmax, ts, row_number() over (partition by tgt order by ts) as hn from ur6
                 where pushed = 1 and seg = sseg and seq <= bsrc and rk > (case cls when 0 then sco0 when 1 then sco1 when 2 then sco2 end) and rk <= (case cls when 0 then sco0 when 1 then sco1 when 2 then sco2 end) + least((case cls when 0 then 1 when 1 then 1 when 2 then 1 end), (case cls when 0 then scr0 when 1 then scr1 when 2 then scr2 end) - (case cls when 0 then sco0 when 1 then sco1 when 2 then sco2 end))),
-        outcome as (select tgt, p0, max(vmax) - 1 as reached, max(case when hn = 1 then ts end) as t1, max(case when hn = 2 then ts end) as t2, max(case when hn = 3 then ts end) as t3
+        outp as (select tgt, p0, max(vmax) - 1 as reached, max(case when hn = 1 then ts end) as t1, max(case when hn = 2 then ts end) as t2, max(case when hn = 3 then ts end) as t3
                 from uheads group by tgt, p0),
+        outcome as (select tgt, p0, reached, t1, t2, t3 from ulo where sure = 1
+        union all
+        select * from outp),
         fin as (select o.tgt, o.p0, o.p0 as v0, cast(null as bigint) as rn, o.reached, o.t1, o.t2, o.t3 from outcome as o)
         select count(case when reached >= 0 then 1 end) as c0, count(case when reached >= 1 then 1 end) as c1, count(case when reached >= 2 then 1 end) as c2, cast(avg((case when reached >= 1 and t2 - t1 > 0 then t2 - t1 end)) as double precision) / 1000000.0 as a1, cast(quantile_cont((case when reached >= 1 and t2 - t1 > 0 then t2 - t1 end), 0.5) as double precision) / 1000000.0 as m1, cast(avg((case when reached >= 2 and t3 - t2 > 0 then t3 - t2 end)) as double precision) / 1000000.0 as a2, cast(quantile_cont((case when reached >= 2 and t3 - t2 > 0 then t3 - t2 end), 0.5) as double precision) / 1000000.0 as m2 from fin",
         }

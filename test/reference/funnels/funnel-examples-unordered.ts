@@ -4,13 +4,45 @@ const PRO = [{ key: 'plan', value: 'pro', operator: 'exact', type: 'event' }]
 const UNORDERED = { ...MARCH, funnel_order_type: 'unordered' }
 const BROWSER_AT_STEP_0 = { breakdown: '$browser', breakdown_type: 'event', breakdown_attribution_type: 'step', breakdown_attribution_value: 0 }
 
+const TEN_MINUTES = { funnel_window_interval: 10, funnel_window_interval_unit: 'minute' }
+const clock = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`
+
 /**
  * Worked examples of unordered funnels (funnels.md §5) written to kill the
  * mutants that survived in packages/core/src/query/funnels/compile/unordered-sql.ts
  * (README, "Mutation testing"): one event name under two filters, step
- * attribution. Derived by hand.
+ * attribution; and for the step lists (unordered-lists-sql.ts): which window
+ * is reported, which time heads a step, a run over the lists' bound.
+ * Derived by hand.
  */
 export const UNORDERED_EXAMPLES: FunnelExample[] = [
+  {
+    name: 'unordered: of two windows holding as many steps, the first is reported',
+    data: dataset([ev('p1', 'a', '10:00'), ev('p1', 'b', '10:05'), ev('p1', 'c', '10:20'), ev('p1', 'a', '10:22')]),
+    params: { ...UNORDERED, ...TEN_MINUTES, events: [{ id: 'a' }, { id: 'b' }, { id: 'c' }] },
+    expected: [done(0, 1), done(1, 1, 300), done(2, 0)],
+    why:
+      'A 10-minute window. a@10:00 and b@10:05 fill two queues. At c@10:20, a@10:00 leaves the window: the record (2 steps, heads 10:00 and 10:05) is made, then a and b leave. ' +
+      'c@10:20 and a@10:22 fill two queues again, recorded at the last event, but a record replaces the best only when deeper: 2 steps, 300 s (the later window would give 120 s).',
+  },
+  {
+    name: "unordered: a step's head is its first time in the window; later repeats of it do not move it",
+    data: dataset([ev('p1', 'b', '10:00'), ev('p1', 'a', '10:20'), ev('p1', 'b', '10:25'), ev('p1', 'b', '10:27'), ev('p1', 'c', '10:28')]),
+    params: { ...UNORDERED, ...TEN_MINUTES, events: [{ id: 'a' }, { id: 'b' }, { id: 'c' }] },
+    expected: [done(0, 1), done(1, 1, 300), done(2, 1, 180)],
+    why:
+      'b@10:00 leaves the window at a@10:20 (record: 1 step). Then a@10:20, b@10:25, b@10:27 (queued behind the first b) and c@10:28: 3 steps, recorded at the last event. ' +
+      'The heads are each queue\'s oldest event, 10:20, 10:25 and 10:28, sorted: gaps 300 s and 180 s (the b at 10:27 would give 420 s and 60 s).',
+  },
+  {
+    name: 'unordered: a person with 67 events, a and b twenty minutes apart, then b and c five minutes apart',
+    data: dataset([...Array.from({ length: 66 }, (_, i) => ev('p1', i % 2 === 0 ? 'a' : 'b', clock(i * 20))), ev('p1', 'c', clock(65 * 20 + 5))]),
+    params: { ...UNORDERED, ...TEN_MINUTES, events: [{ id: 'a' }, { id: 'b' }, { id: 'c' }] },
+    expected: [done(0, 1), done(1, 1, 300), done(2, 0)],
+    why:
+      'a at 00:00, b at 00:20, a at 00:40 ... b at 21:40, c at 21:45, with a 10-minute window: each window holds one event until the last b, which c joins 300 s later: 2 steps. ' +
+      '(On a storage with step lists, 67 starts each reading the 67 times listed pass 64 times them: the run takes the window passes.)',
+  },
   {
     name: 'unordered: one event name under two filters, an event matching both goes to the emptier step',
     data: dataset([
