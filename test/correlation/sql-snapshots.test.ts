@@ -56,13 +56,13 @@ describe('funnel correlation SQL, compiled with no database', () => {
           '' as b0
           
           
-          from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $3 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($4, "e"."event")) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
+          from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $3 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($4, "e"."event")) as fe0),
       runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
-      sl as (select tgt, p0, coalesce(list(ts) filter (where ((sm % 2) >= 1)), []) as l0, coalesce(list(ts) filter (where ((sm % 4) >= 2)), []) as l1, coalesce(list(ts) filter (where (((sm % 2) >= 1) and ((sm % 4) >= 2))), []) as mm, min(case when ((sm % 2) >= 1) then ts end) as lo, max(case when ((sm % 2) >= 1) then ts end) + 1209600000000 as hi
+      sl as (select tgt, p0, coalesce(list(ts) filter (where ((sm % 2) >= 1)), []) as l0, coalesce(list(ts) filter (where ((sm % 4) >= 2)), []) as l1, min(case when ((sm % 2) >= 1) then ts end) as lo, max(case when ((sm % 2) >= 1) then ts end) + 1209600000000 as hi
           from runs group by tgt, p0),
-      sc0 as (select tgt, p0, easy, lo, hi, unnest((case when easy = 1 then l0 else list_value(lo) end)) as c0, l0, l1, mm
+      sc0 as (select tgt, p0, easy, lo, hi, unnest((case when easy = 1 then l0 else list_value(lo) end)) as c0, l0, l1
               from (select s.*, (case when len(l0) * (len(l1)) <= 64 * (len(l0) + (len(l1))) then 1 else 0 end) as easy from sl as s where len(l0) > 0) as s),
-      sc1 as (select tgt, p0, easy, lo, hi, c0, (case when g1 = c0 then list_min(list_filter(l1, lambda x: x > c0 and x <= c0 + 1209600000000)) else g1 end) as c1, (case when g1 = c0 then (case when len(list_filter(mm, lambda x: x = c0)) > 0 and len(list_filter(l0, lambda x: x = c0)) = 1 and len(list_filter(l1, lambda x: x = c0)) = 1 then 0 else 1 end) else 0 end) as x1, l0, l1, mm
+      sc1 as (select tgt, p0, easy, lo, hi, c0, (case when g1 = c0 then list_min(list_filter(l1, lambda x: x > c0 and x <= c0 + 1209600000000)) else g1 end) as c1, (case when g1 = c0 then 1 else 0 end) as x1, l0, l1
               from (select s.*, list_min(list_filter(l1, lambda x: x > c0 - 1 and x <= c0 + 1209600000000)) as g1 from sc0 as s) as s),
       slo as (select tgt, p0, sure, lo, hi, reached, struct_extract(best, 't1') as t1, struct_extract(best, 't2') as t2 from (
             select tgt, p0, (case when min(easy) = 1 and max(x1) = 0 then 1 else 0 end) as sure, min(lo) as lo, max(hi) as hi, max(lvl) - 1 as reached, arg_max(struct_pack(t1 := c0, t2 := c1), struct_pack(k0 := lvl, k1 := -coalesce(c1, c0), k2 := c0)) as best
@@ -136,7 +136,7 @@ describe('funnel correlation SQL, compiled with no database', () => {
           '' as b0
           
           
-          from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $3 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = any(cast($4 as text[])))) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
+          from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $3 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = any(cast($4 as text[])))) as fe0),
       runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
       inr as (select r.* from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) where r.ts >= sb.lo and r.ts <= sb.hi),
       grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from inr as r left join (select tgt, p0, ts from inr as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts),

@@ -59,15 +59,15 @@ describe('funnel SQL, compiled with no database', () => {
             '' as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($5, "e"."event")) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($5, "e"."event")) as fe0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
-        sl as (select tgt, p0, coalesce(list(ts) filter (where ((sm % 2) >= 1)), []) as l0, coalesce(list(ts) filter (where ((sm % 4) >= 2)), []) as l1, coalesce(list(ts) filter (where ((sm % 8) >= 4)), []) as l2, coalesce(list(ts) filter (where (((sm % 2) >= 1) and ((sm % 4) >= 2)) or (((sm % 4) >= 2) and ((sm % 8) >= 4))), []) as mm, min(case when ((sm % 2) >= 1) then ts end) as lo, max(case when ((sm % 2) >= 1) then ts end) + 1209600000000 as hi
+        sl as (select tgt, p0, coalesce(list(ts) filter (where ((sm % 2) >= 1)), []) as l0, coalesce(list(ts) filter (where ((sm % 4) >= 2)), []) as l1, coalesce(list(ts) filter (where ((sm % 8) >= 4)), []) as l2, min(case when ((sm % 2) >= 1) then ts end) as lo, max(case when ((sm % 2) >= 1) then ts end) + 1209600000000 as hi
             from runs group by tgt, p0),
-        sc0 as (select tgt, p0, easy, lo, hi, unnest((case when easy = 1 then l0 else list_value(lo) end)) as c0, l0, l1, l2, mm
+        sc0 as (select tgt, p0, easy, lo, hi, unnest((case when easy = 1 then l0 else list_value(lo) end)) as c0, l0, l1, l2
                 from (select s.*, (case when len(l0) * (len(l1) + len(l2)) <= 64 * (len(l0) + (len(l1) + len(l2))) then 1 else 0 end) as easy from sl as s where len(l0) > 0) as s),
-        sc1 as (select tgt, p0, easy, lo, hi, c0, (case when g1 = c0 then list_min(list_filter(l1, lambda x: x > c0 and x <= c0 + 1209600000000)) else g1 end) as c1, (case when g1 = c0 then (case when len(list_filter(mm, lambda x: x = c0)) > 0 and len(list_filter(l0, lambda x: x = c0)) = 1 and len(list_filter(l1, lambda x: x = c0)) = 1 and len(list_filter(l2, lambda x: x = c0)) = 0 then 0 else 1 end) else 0 end) as x1, l0, l1, l2, mm
+        sc1 as (select tgt, p0, easy, lo, hi, c0, (case when g1 = c0 then list_min(list_filter(l1, lambda x: x > c0 and x <= c0 + 1209600000000)) else g1 end) as c1, (case when g1 = c0 then 1 else 0 end) as x1, l0, l1, l2
                 from (select s.*, list_min(list_filter(l1, lambda x: x > c0 - 1 and x <= c0 + 1209600000000)) as g1 from sc0 as s) as s),
-        sc2 as (select tgt, p0, easy, lo, hi, c0, c1, x1, (case when g2 = c1 then list_min(list_filter(l2, lambda x: x > c1 and x <= c0 + 1209600000000)) else g2 end) as c2, (case when g2 = c1 then (case when len(list_filter(mm, lambda x: x = c1)) > 0 and len(list_filter(l1, lambda x: x = c1)) = 1 and len(list_filter(l2, lambda x: x = c1)) = 1 and len(list_filter(l0, lambda x: x = c1)) = 0 then 0 else 1 end) else 0 end) as x2, l0, l1, l2, mm
+        sc2 as (select tgt, p0, easy, lo, hi, c0, c1, x1, (case when g2 = c1 then list_min(list_filter(l2, lambda x: x > c1 and x <= c0 + 1209600000000)) else g2 end) as c2, (case when g2 = c1 then 1 else 0 end) as x2, l0, l1, l2
                 from (select s.*, list_min(list_filter(l2, lambda x: x > c1 - 1 and x <= c0 + 1209600000000)) as g2 from sc1 as s) as s),
         slo as (select tgt, p0, sure, lo, hi, reached, struct_extract(best, 't1') as t1, struct_extract(best, 't2') as t2, struct_extract(best, 't3') as t3 from (
               select tgt, p0, (case when min(easy) = 1 and max(x1 + x2) = 0 then 1 else 0 end) as sure, min(lo) as lo, max(hi) as hi, max(lvl) - 1 as reached, arg_max(struct_pack(t1 := c0, t2 := c1, t3 := c2), struct_pack(k0 := lvl, k1 := -coalesce(c2, c1, c0), k2 := c0)) as best
@@ -151,7 +151,7 @@ describe('funnel SQL, compiled with no database', () => {
             '' as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = any(cast($5 as text[])))) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = any(cast($5 as text[])))) as fe0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
         inr as (select r.* from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) where r.ts >= sb.lo and r.ts <= sb.hi),
         grp as (select r.*, (case when m.ts is null then 0 else 1 end) as multi from inr as r left join (select tgt, p0, ts from inr as s group by tgt, p0, ts having count(*) > 1 and (min(sm) <> max(sm) or min(xm) <> max(xm))) as m on (m.tgt = r.tgt and m.p0 = r.p0) and m.ts = r.ts),
@@ -445,7 +445,7 @@ describe('funnel SQL, compiled with no database', () => {
             '' as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($5, "e"."event")) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($5, "e"."event")) as fe0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
         uls as (select tgt, p0, coalesce(list(ts) filter (where ((sm % 2) >= 1)), []) as l0, coalesce(list(ts) filter (where ((sm % 4) >= 2)), []) as l1, coalesce(list(ts) filter (where ((sm % 8) >= 4)), []) as l2, coalesce(list(ts) filter (where sm <> 0), []) as la, min(ts) as lo from runs group by tgt, p0),
         ulc as (select tgt, p0, easy, s, list_min(list_filter(l0, lambda x: x > s - 1 and x <= s + 1209600000000)) as m0, list_min(list_filter(l1, lambda x: x > s - 1 and x <= s + 1209600000000)) as m1, list_min(list_filter(l2, lambda x: x > s - 1 and x <= s + 1209600000000)) as m2 from (
@@ -508,7 +508,7 @@ describe('funnel SQL, compiled with no database', () => {
             '' as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = any(cast($5 as text[])))) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = any(cast($5 as text[])))) as fe0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
         u0 as (select r.*, row_number() over (partition by r.tgt order by r.ts, r.fs, r.uuid) as seq, (case when r.sm = 0 then 1 else 0 end) as ex, (case fs when 1 then 0 when 2 then 1 when 3 then 2 else -1 end) as cls from runs as r),
         u1 as (select u0.*, sum(ex) over (partition by tgt order by seq rows between unbounded preceding and current row) as seg, lag(ts) over (partition by tgt order by seq) as pts, lag(ex) over (partition by tgt order by seq) as pex from u0),
@@ -560,7 +560,7 @@ describe('funnel SQL, compiled with no database', () => {
             '' as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($5, "e"."event")) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($5, "e"."event")) as fe0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
         inr as (select r.* from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) where r.ts >= sb.lo and r.ts <= sb.hi),
         grp as (select r.*, 0 as multi from inr as r),
@@ -648,7 +648,7 @@ describe('funnel SQL, compiled with no database', () => {
             '' as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = any(cast($5 as text[])))) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = any(cast($5 as text[])))) as fe0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
         inr as (select r.* from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) where r.ts >= sb.lo and r.ts <= sb.hi),
         grp as (select r.*, 0 as multi from inr as r),
@@ -736,7 +736,7 @@ describe('funnel SQL, compiled with no database', () => {
             coalesce("e"."mp_browser", '') as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($5, "e"."event")) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($5, "e"."event")) as fe0),
         runs as (select fe.tgt, cv.b0 as p0, fe.ts, fe.uuid, fe.sm, fe.xm, fe.fs, fe.b0
                 from fe join (select distinct tgt, b0 from fe where ((sm % 4) >= 2)) as cv on cv.tgt = fe.tgt),
         inr as (select r.* from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) where r.ts >= sb.lo and r.ts <= sb.hi),
@@ -818,7 +818,7 @@ describe('funnel SQL, compiled with no database', () => {
             coalesce("e"."mp_browser", '') as b0
             
             
-            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = any(cast($5 as text[])))) as fe0 where fe0.sm <> 0 or fe0.xm <> 0),
+            from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and ("e"."event" = any(cast($5 as text[])))) as fe0),
         runs as (select fe.tgt, cv.b0 as p0, fe.ts, fe.uuid, fe.sm, fe.xm, fe.fs, fe.b0
                 from fe join (select distinct tgt, b0 from fe where ((sm % 4) >= 2)) as cv on cv.tgt = fe.tgt),
         inr as (select r.* from runs as r join (select tgt, p0, min(ts) as lo, max(ts) + 1209600000000 as hi from runs where ((sm % 2) >= 1) group by tgt, p0) as sb on (sb.tgt = r.tgt and sb.p0 = r.p0) where r.ts >= sb.lo and r.ts <= sb.hi),

@@ -21,16 +21,18 @@ const T = 1_709_632_800_000_000 // 2024-03-05T10:00:00Z in microseconds
 /** A run's event: its time in minutes after T and its step mask (bit k: matches 0-based step k). */
 type Row = readonly [minutes: number, mask: number]
 
-// Three steps a, b, c; masks: a = 1, b = 2, c = 4, an event matching a and b (an "All events" step, say) = 3.
-const plan = planFunnel(decodeFunnelRequest({ events: [{ id: 'a' }, { id: 'b' }, { id: 'c' }], date_from: '-7d' }), 3)
+// Three steps a, b, c; masks: a = 1, b = 2, c = 4, an event matching a and b = 3 (b is "All events" here, so one
+// event can match two steps; of three event names, `disjoint`, none can).
+const plan = planFunnel(decodeFunnelRequest({ events: [{ id: 'a' }, { id: null }, { id: 'c' }], date_from: '-7d' }), 3)
+const disjoint = planFunnel(decodeFunnelRequest({ events: [{ id: 'a' }, { id: 'b' }, { id: 'c' }], date_from: '-7d' }), 3)
 
 describe('step lists: the runs they decide', () => {
   const { db, hooks } = dialectDb(duckdbMemory)
 
-  async function sure(runs: Record<string, ReadonlyArray<Row>>): Promise<Record<string, { sure: number; reached: number }>> {
+  async function sure(runs: Record<string, ReadonlyArray<Row>>, of = plan): Promise<Record<string, { sure: number; reached: number }>> {
     const rows = Object.entries(runs).flatMap(([tgt, events]) => events.map(([minutes, mask], i) => sql`(${tgt}, ${T + minutes * MINUTE}, ${`${tgt}-${i}`}, ${mask})`))
     const source = sql`select tgt, '' as p0, cast(ts as bigint) as ts, uuid, cast(sm as bigint) as sm, cast(0 as bigint) as xm from (values ${sql.join(rows)}) as r(tgt, ts, uuid, sm)`
-    const query = withCtes([['runs', source], ...stepListsCtes(plan, hooks().lists!)], sql`select tgt, sure, reached from slo`)
+    const query = withCtes([['runs', source], ...stepListsCtes(of, hooks().lists!)], sql`select tgt, sure, reached from slo`)
     const { rows: out } = await query.execute(db())
     return Object.fromEntries((out as Array<{ tgt: string; sure: unknown; reached: unknown }>).map((r) => [r.tgt, { sure: Number(r.sure), reached: Number(r.reached) }]))
   }
@@ -59,6 +61,13 @@ describe('step lists: the runs they decide', () => {
       laterTie: [[0, 1], [2, 2], [2, 4]],
     })
     expect(Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v.sure]))).toEqual({ split: 0, crowded: 0, twins: 0, laterTie: 0 })
+  })
+
+  it('with steps no event can match together, leaves every tie to the passes and decides the rest', async () => {
+    const out = await sure({ split: [[0, 1], [0, 2]], laterTie: [[0, 1], [2, 2], [2, 4]], plain: [[0, 1], [1, 2], [2, 4]] }, disjoint)
+    // A run left to the passes has no answer here (`reached` is not read there).
+    expect([out.split!.sure, out.laterTie!.sure]).toEqual([0, 0])
+    expect(out.plain).toEqual({ sure: 1, reached: 2 })
   })
 
   it('leaves to the passes a run whose lists would cost more than 64 times their elements, and decides one just under', async () => {

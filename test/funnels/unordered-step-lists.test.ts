@@ -86,17 +86,19 @@ describe('unordered step lists', () => {
     const lists = hooks().lists!
     const forRequest = (extra: Record<string, unknown>, steps?: ReadonlyArray<Record<string, unknown>>) => {
       const r = request({ ...extra, ...(steps ? { events: steps } : {}) })
-      return unorderedListsFor(planFunnel(r, r.steps.length), hooks(), null)
+      return unorderedListsFor(planFunnel(r, r.steps.length), hooks())
     }
-    expect(unorderedListsFor(plan, hooks(), null)).toBe(lists)
-    // Any step overlapping another (the filing hooks are given) keeps the passes.
-    expect(unorderedListsFor(plan, hooks(), hooks())).toBeNull()
+    expect(unorderedListsFor(plan, hooks())).toBe(lists)
+    // A step one event can match together with another keeps the passes: All events, an action, one name under two filters.
+    expect(forRequest({}, [{ id: 'a' }, { id: null }])).toBeNull()
+    expect(forRequest({ actions: [{ id: 7, order: 1 }] }, [{ id: 'a', order: 0 }])).toBeNull()
+    expect(forRequest({}, [{ id: 'a', properties: [{ key: 'plan', value: 'pro', type: 'event' }] }, { id: 'a' }])).toBeNull()
     expect(forRequest({ exclusions: [{ id: 'x', type: 'events', funnel_from_step: 0, funnel_to_step: 2 }] })).toBeNull()
     expect(forRequest({ breakdown: '$browser', breakdown_attribution_type: 'step', breakdown_attribution_value: 0 })).toBeNull()
     expect(forRequest({}, [{ id: 'a' }, { id: 'b' }, { id: 'a' }])).toBeNull()
     expect(forRequest({ funnel_order_type: 'ordered' })).toBeNull()
     const trends = request({ funnel_viz_type: 'trends' })
-    expect(unorderedListsFor(planFunnel(trends, trends.steps.length), hooks(), null)).toBeNull()
+    expect(unorderedListsFor(planFunnel(trends, trends.steps.length), hooks())).toBeNull()
     // A breakdown (first touch) keeps the lists: runs are per person and value.
     expect(forRequest({ breakdown: '$browser' })).toBe(lists)
   })

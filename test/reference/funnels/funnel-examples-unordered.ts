@@ -17,6 +17,15 @@ const clock = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(
  */
 export const UNORDERED_EXAMPLES: FunnelExample[] = [
   {
+    name: "unordered: an event of a step's name that fails the step's filter takes no part",
+    data: dataset([ev('p1', 'a', '10:00', { plan: 'pro' }), ev('p1', 'a', '10:01', { plan: 'free' }), ev('p1', 'b', '10:02')]),
+    params: { ...UNORDERED, events: [{ id: 'a', properties: PRO }, { id: 'b' }] },
+    expected: [done(0, 1), done(1, 1, 120)],
+    why:
+      'Step 0 is a with plan pro, step 1 is b. The free a matches neither, so it is no event of the funnel: a(pro)@10:00 and b@10:02 fill both queues, 2 steps, 120 s. ' +
+      '(Kept as an event matching nothing, it would empty the queues as an exclusion does: 1 step.)',
+  },
+  {
     name: 'unordered: of two windows holding as many steps, the first is reported',
     data: dataset([ev('p1', 'a', '10:00'), ev('p1', 'b', '10:05'), ev('p1', 'c', '10:20'), ev('p1', 'a', '10:22')]),
     params: { ...UNORDERED, ...TEN_MINUTES, events: [{ id: 'a' }, { id: 'b' }, { id: 'c' }] },

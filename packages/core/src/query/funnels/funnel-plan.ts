@@ -29,6 +29,11 @@ export interface FunnelPlan {
    */
   readonly stepClass: ReadonlyArray<number>
   /**
+   * No event can match two of the steps: each names its own event (no
+   * action, no "All events", no event name twice, whatever the filters).
+   */
+  readonly disjointSteps: boolean
+  /**
    * Funnel trends: runs are split further by entry period (`per`, the bucket
    * index of the step-0 event that opened the attempt), and events sharing a
    * timestamp are taken one by one (trends.rs has no same-instant rule).
@@ -52,6 +57,7 @@ export function planFunnel(request: FunnelRequest, n: number): FunnelPlan {
     attributionLevel: runs === 'step' ? b!.attributionStep + 1 : null,
     gaps: Object.freeze(gaps),
     stepClass: Object.freeze(stepClasses(request, n)),
+    disjointSteps: disjoint(request, n),
     trends: request.viz === 'trends',
   })
 }
@@ -60,4 +66,9 @@ function stepClasses(request: FunnelRequest, n: number): number[] {
   // A first-time math narrows which events a step matches, so it is part of the entity.
   const keys = request.steps.slice(0, n).map((s) => JSON.stringify([s.kind, s.event, s.actionId, s.properties, isFirstTimeMath(s.math) ? s.math : null]))
   return keys.map((k) => keys.indexOf(k))
+}
+
+function disjoint(request: FunnelRequest, n: number): boolean {
+  const steps = request.steps.slice(0, n)
+  return steps.every((s) => s.kind === 'events' && s.event !== null) && new Set(steps.map((s) => s.event)).size === steps.length
 }

@@ -71,6 +71,7 @@ export function funnelSources(input: FunnelSourcesInput): FunnelSources {
     const covering = exclusionConds.filter((x) => x.from < j && j <= x.to).map((x) => x.cond)
     return covering.length === 0 ? null : sql<SqlBool>`(${sql.join(covering, sql` or `)})`
   })
+  const entities = [...steps, ...request.exclusions.map((x) => x.entity)]
   const g = request.aggregationGroup
   // The person as text where its value shows (HogQL, cohorts); as a fixed-size key where runs are partitioned by it.
   const person = PERSON_ID
@@ -99,7 +100,9 @@ export function funnelSources(input: FunnelSourcesInput): FunnelSources {
     timestamp: src.timestamp,
     uuid: src.uuid,
     eventName: src.eventName,
-    named: namedIn(src.eventName, eventNames([...steps, ...request.exclusions.map((x) => x.entity)]), hooks),
+    named: namedIn(src.eventName, eventNames(entities), hooks),
+    // An exclusion covering only gaps past the funnel's cut (trends) is named but matches no gap here.
+    namesDecide: entities.every(isBareName) && request.exclusions.every((x) => x.from < plan.n - 1),
     steps: steps.map((s) => {
       const matches = seriesCondition(s, src, action)
       if (!isFirstTimeMath(s.math)) return matches
@@ -119,4 +122,10 @@ const namedIn = (eventName: Expression<string>, names: ReadonlyArray<string> | n
 function eventNames(entities: ReadonlyArray<SeriesEntity>): string[] | null {
   if (entities.some((e) => e.kind !== 'events' || e.event === null)) return null
   return [...new Set(entities.map((e) => e.event!))]
+}
+
+/** The entity matches every event of its name: an event name with no property filter and no first-time math. */
+function isBareName(e: SeriesEntity): boolean {
+  const filters = Array.isArray(e.properties) ? e.properties.length : (e.properties as { values: ReadonlyArray<unknown> }).values.length
+  return e.kind === 'events' && e.event !== null && filters === 0 && !isFirstTimeMath(e.math)
 }

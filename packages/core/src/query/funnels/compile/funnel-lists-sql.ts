@@ -64,10 +64,12 @@ export function stepListsCtes(plan: FunnelPlan, lists: ListHooks): Array<readonl
   const ts = sql<number>`ts`
 
   // One list of the events matching two consecutive steps (usually none): aggregates cost per list (5 steps, 10M: -10%).
+  // None where no event can match two steps (`disjointSteps`), and no list: every tie is then one of several events.
   const adjacent = Array.from({ length: n - 1 }, (_, k) => sql`(${isStep(k)} and ${isStep(k + 1)})`)
+  const twoSteps = !plan.disjointSteps
   const gathered = [
     ...Array.from({ length: n }, (_, k) => sql`${lists.listOf(ts, sql`${isStep(k)}`)} as ${l(k)}`),
-    sql`${lists.listOf(ts, sql`${join(adjacent, ' or ')}`)} as mm`,
+    ...(twoSteps ? [sql`${lists.listOf(ts, sql`${join(adjacent, ' or ')}`)} as mm`] : []),
   ]
   const perRun = sql`select ${run}, ${join(gathered)}, min(case when ${isStep(0)} then ts end) as lo, max(case when ${isStep(0)} then ts end) + ${W} as hi
     from runs group by ${run}`
@@ -77,7 +79,7 @@ export function stepListsCtes(plan: FunnelPlan, lists: ListHooks): Array<readonl
 
   // A run over the work bound is followed from one start (its earliest): one row for `slo`, one pass over each list.
   // Every step's list stays to the end: a tie test reads them all.
-  const kept = join([...Array.from({ length: n }, (_, j) => l(j)), sql`mm`])
+  const kept = join([...Array.from({ length: n }, (_, j) => l(j)), ...(twoSteps ? [sql`mm`] : [])])
   const ctes: Array<readonly [string, Sql]> = [
     ['sl', perRun],
     [
@@ -99,7 +101,8 @@ export function stepListsCtes(plan: FunnelPlan, lists: ListHooks): Array<readonl
     // event's earlier step comes first and the path could not take its later one: the passes decide.
     const elsewhere = Array.from({ length: n }, (_, j) => j).filter((j) => j !== k - 1 && j !== k)
     const alone = elsewhere.length === 0 ? sql`` : sql` and ${join(elsewhere.map((j) => sql`${found(l(j))} = 0`), ' and ')}`
-    const tie = sql`(case when ${g} = ${prev} then (case when ${found(sql`mm`)} > 0 and ${found(l(k - 1))} = 1 and ${found(l(k))} = 1${alone} then 0 else 1 end) else 0 end)`
+    const oneEvent = twoSteps ? sql`(case when ${found(sql`mm`)} > 0 and ${found(l(k - 1))} = 1 and ${found(l(k))} = 1${alone} then 0 else 1 end)` : sql`1`
+    const tie = sql`(case when ${g} = ${prev} then ${oneEvent} else 0 end)`
     const carried = [...Array.from({ length: k }, (_, j) => c(j)), ...Array.from({ length: k - 1 }, (_, j) => x(j + 1))]
     ctes.push([
       `sc${k}`,

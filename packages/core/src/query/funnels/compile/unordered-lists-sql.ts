@@ -8,12 +8,11 @@ import { hasBit, id, int, join, type Sql } from './sql-kit.js'
 /**
  * The dialect's list functions when `plan` is an unordered funnel the step
  * lists can decide: its steps view, every event matching one step at most
- * (no `filing`: distinct event names), every step its own entity (no step
- * repeated), without exclusions or step attribution. Null otherwise.
+ * (`disjointSteps`: so no event is filed, and no step shares its entity),
+ * without exclusions or step attribution. Null otherwise.
  */
-export function unorderedListsFor(plan: FunnelPlan, hooks: SqlHooks, filing: SqlHooks | null): ListHooks | null {
-  if (!hooks.lists || plan.order !== 'unordered' || plan.trends || plan.attributionLevel !== null || plan.gaps.some((g) => g) || filing !== null || plan.n < 2) return null
-  if (new Set(plan.stepClass).size < plan.n) return null
+export function unorderedListsFor(plan: FunnelPlan, hooks: SqlHooks): ListHooks | null {
+  if (!hooks.lists || plan.order !== 'unordered' || plan.trends || plan.attributionLevel !== null || plan.gaps.some((g) => g) || !plan.disjointSteps || plan.n < 2) return null
   return hooks.lists
 }
 

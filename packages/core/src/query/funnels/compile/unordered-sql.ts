@@ -116,7 +116,7 @@ export function unorderedOutcomeCtes(plan: FunnelPlan, filing: SqlHooks | null, 
   const sourceJoined = sql`select ur5.*, s.seg as sseg, ${join(sourceCols.map(([c, as]) => sql`${id(`s.${c}`)} as ${id(as!)}`))}
     from ur5 join (select ${run}, seg, ${join(sourceCols.map(([c]) => id(c!)))} from ur5 where seq = bsrc) as s on ${sameCols(runNames(plan), 's', 'ur5')}`
   // Where the dialect has list functions and the funnel allows them, step lists decide most runs, and the passes below take the rest.
-  const lists = unorderedListsFor(plan, hooks, filing)
+  const lists = unorderedListsFor(plan, hooks)
   const head: Array<readonly [string, Sql]> = lists
     ? [
         ...unorderedListsCtes(plan, lists),
