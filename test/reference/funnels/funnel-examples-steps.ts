@@ -296,6 +296,24 @@ export const STEP_EXAMPLES: FunnelExample[] = [
     why: "Strict funnels see every event. p1: x between a and b clears the path. p3: the first b fails the step's filter, so it is a foreign event and clears a. p2 converts in 180 s. p4's second a restarts step 0 at 10:01 and b follows directly: 240 s. Mean and median of 180 and 240: 210.",
   },
   {
+    name: 'strict: the window runs from the latest step-0 event, its end inclusive; a step past it ends the path',
+    data: dataset([
+      ev('p1', 'a', '10:00'),
+      ev('p1', 'b', '10:10'),
+      ev('p2', 'a', '10:00'),
+      ev('p2', 'b', '10:11'),
+      ev('p2', 'b', '10:12'),
+      ev('p3', 'a', '10:00'),
+      ev('p3', 'a', '10:05'),
+      ev('p3', 'b', '10:14'),
+    ]),
+    params: { ...MARCH, funnel_order_type: 'strict', events: [{ id: 'a' }, { id: 'b' }], funnel_window_interval: 10, funnel_window_interval_unit: 'minute' },
+    expected: [step(0, 'a', 3), step(1, 'b', 2, 570)],
+    why:
+      'A 10-minute window. p1: b exactly 10 minutes after a converts (600 s). p2: b at 10:11 is past the window and extends nothing, and it does not match step 1 (a), ' +
+      'so it clears the path: the b at 10:12 finds none. p3: the second a restarts the path at 10:05, and b 9 minutes later converts (540 s; 14 minutes from the first a). Mean and median of 600 and 540: 570.',
+  },
+  {
     name: 'strict, three steps: a foreign event clears the path, a repeated middle step keeps it',
     data: dataset([
       ev('p1', 'a', '10:00'),

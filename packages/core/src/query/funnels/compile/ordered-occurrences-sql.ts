@@ -13,9 +13,10 @@ export const X = 2
  * one pseudo-event per step, drops exclusions and skips the strict reset);
  * with the CTEs it reads. Ordered funnels: `spans` (run columns, `lo`,
  * `hi`) names the runs to take and their events within reach; default,
- * every run with a step-0 event.
+ * every run with a step-0 event. Strict funnels: `compacted` names the CTE
+ * of their events (`cmp`, or some runs of it).
  */
-export function groupsCtes(plan: FunnelPlan, spans: Sql | null = null): Array<readonly [string, Sql]> {
+export function groupsCtes(plan: FunnelPlan, spans: Sql | null = null, compacted = 'cmp'): Array<readonly [string, Sql]> {
   const base = eventPlan(plan)
   if (plan.order === 'strict') {
     // `cmp` found the split instants and numbered the events; a split instant's codes are ordered by step, then
@@ -25,9 +26,9 @@ export function groupsCtes(plan: FunnelPlan, spans: Sql | null = null): Array<re
     return [
       [
         'grp',
-        sql`select c.*, ${none} as ifirst, ${none} as isize, ${none} as pos from cmp as c where c.multi = 0
+        sql`select c.*, ${none} as ifirst, ${none} as isize, ${none} as pos from ${id(compacted)} as c where c.multi = 0
       union all
-      select c.*, min(er) over ${inst}, count(*) over ${inst}, row_number() over (partition by ${runCols(base)}, ts order by fs, uuid) - 1 from cmp as c where c.multi = 1`,
+      select c.*, min(er) over ${inst}, count(*) over ${inst}, row_number() over (partition by ${runCols(base)}, ts order by fs, uuid) - 1 from ${id(compacted)} as c where c.multi = 1`,
       ],
     ]
   }

@@ -4,6 +4,7 @@ import type { FunnelPlan } from '../funnel-plan.js'
 import { compactedCtes, firstLevelSql, groupsCtes, occurrencesSql } from './ordered-occurrences-sql.js'
 import { levelSql } from './ordered-level-sql.js'
 import { listOutcomeSql, stepListsCtes, stepListsFor } from './funnel-lists-sql.js'
+import { strictChainCtes, strictChainFor } from './strict-chain-sql.js'
 import { partitionCols, runCols, runNames } from './run-key.js'
 import { id, int, join, nullOf, sameCols, type Sql } from './sql-kit.js'
 
@@ -27,10 +28,13 @@ const times = (n: number, upTo: number, alias?: string): Sql =>
 export function orderedOutcomeCtes(plan: FunnelPlan, hooks: SqlHooks): Array<readonly [string, Sql]> {
   // Where the dialect has list functions, step lists decide most runs, and the passes below take the rest.
   const lists = stepListsFor(plan, hooks)
+  // Where joins of intermediate results hash, a strict funnel's runs without a split instant are chained by joins, and the passes take the rest.
+  const chain = strictChainFor(plan, hooks)
   const ctes: Array<readonly [string, Sql]> = [
     ...(lists ? stepListsCtes(plan, lists) : []),
     ...(plan.order === 'strict' ? compactedCtes(plan) : []),
-    ...groupsCtes(plan, lists ? sql`select ${runCols(plan)}, lo, hi from slo where sure = 0` : null),
+    ...(chain ? strictChainCtes(plan) : []),
+    ...groupsCtes(plan, lists ? sql`select ${runCols(plan)}, lo, hi from slo where sure = 0` : null, chain ? 'cmpu' : 'cmp'),
     ['occ', occurrencesSql(plan)],
     ['t1', firstLevelSql(plan)],
   ]
@@ -58,6 +62,7 @@ export function orderedOutcomeCtes(plan: FunnelPlan, hooks: SqlHooks): Array<rea
     const passes = sql`select ${run}, lvl - 1 as reached, ${times(n, n)} from (
         select a.*, row_number() over (partition by ${part} order by lvl desc, seq) as rn from alld as a) as r where rn = 1`
     if (lists) ctes.push(['outp', passes], ['outcome', sql`${listOutcomeSql(plan)}\nunion all\nselect * from outp`])
+    else if (chain) ctes.push(['outp', passes], ['outcome', sql`select * from sko\nunion all\nselect * from outp`])
     else ctes.push(['outcome', passes])
     return ctes
   }
