@@ -90,5 +90,7 @@ describe('strict funnels chained by joins', () => {
     expect(forRequest({ funnel_order_type: 'ordered' })).toBe(false)
     expect(forRequest({ funnel_viz_type: 'trends' })).toBe(false)
     expect(forRequest({ breakdown: '$browser' })).toBe(true)
+    // Two steps are enough.
+    expect(forRequest({}, [{ id: 'a' }, { id: 'b' }])).toBe(true)
   })
 })

@@ -101,5 +101,7 @@ describe('unordered step lists', () => {
     expect(unorderedListsFor(planFunnel(trends, trends.steps.length), hooks())).toBeNull()
     // A breakdown (first touch) keeps the lists: runs are per person and value.
     expect(forRequest({ breakdown: '$browser' })).toBe(lists)
+    // Two steps are enough.
+    expect(forRequest({}, [{ id: 'a' }, { id: 'b' }])).toBe(lists)
   })
 })
