@@ -105,6 +105,9 @@ const between: RefDataset = {
   now: NOW,
 }
 
+// `between` and a page whose URL is the text `...`: its node and the ellipsis of b1's cut path are one node.
+const dotted: RefDataset = { ...between, events: [...between.events, pv('b4', '/2', 0), pv('b4', '/3', 2), pv('b4', '...', 5), pv('b4', '/about', 9)] }
+
 // Runs collapse to their last event; 30 minutes apart is a new session, 29:59 is not.
 const sessions: RefDataset = {
   events: [
@@ -208,6 +211,25 @@ export const EXAMPLES: ReadonlyArray<PathExample> = [
         name: 'step_limit 3: one node each side',
         params: { start_point: '/2', end_point: '/about', step_limit: 3 },
         edges: [['1_/2', '2_...', 1, 2 * MIN], ['1_/2', '2_/about', 1, MIN], ['2_...', '3_/about', 1, 12 * MIN]],
+      },
+    ],
+  },
+  {
+    name: 'a page named ... meets the ellipsis',
+    data: dotted,
+    cases: [
+      {
+        // b4's path fits the limit whole; its third node is its own '...' page, the same key as b1's cut.
+        name: 'step_limit 4: one 3_... node for both',
+        params: { start_point: '/2', end_point: '/about', step_limit: 4 },
+        edges: [
+          ['1_/2', '2_/3', 2, 2 * MIN],
+          ['2_/3', '3_...', 2, 3 * MIN],
+          ['1_/2', '2_/about', 1, MIN],
+          ['3_...', '4_/5', 1, 4 * MIN],
+          ['3_...', '4_/about', 1, 4 * MIN],
+          ['4_/5', '5_/about', 1, 5 * MIN],
+        ],
       },
     ],
   },

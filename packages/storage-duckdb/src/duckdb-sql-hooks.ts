@@ -52,6 +52,8 @@ export const duckdbSqlHooks: SqlHooks = {
   hashesIntermediateJoins: true,
   // DuckDB hashes every GROUP BY, whatever its keys.
   groupsByComputedKeys: true,
+  // Narrower window sorts; DuckDB materializes the events' CTE the codes need.
+  codesPathNames: true,
   lists: duckdbListHooks(),
 }
 

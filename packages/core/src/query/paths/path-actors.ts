@@ -4,7 +4,9 @@ import { ValidationError } from '../../errors.js'
 import { pageActors, type ActorsPage, type ActorsResult } from '../actors/actor-details.js'
 import { nodeKeySql } from './path-edges-sql.js'
 import { pathEventsSql, personTextSql } from './path-events-sql.js'
+import { pathItems } from './path-items.js'
 import { pathRowsSql } from './path-rows-sql.js'
+import { withCtes } from '../funnels/compile/sql-kit.js'
 import { decodePathsRequest, invalidPaths, type PathsParams } from './paths-request.js'
 import { pathsEnv } from './paths-env.js'
 
@@ -27,19 +29,20 @@ export async function pathActors(ctx: EngineContext, projectId: number, params: 
   const request = decodePathsRequest(params)
   const keys = actorKeys(params)
   const { env, range, rules, funnel } = await pathsEnv(ctx, projectId, request)
-  const rows = pathRowsSql(pathEventsSql(env, request, range, rules, funnel), request, funnel?.sessionGapMicros)
-  const source = nodeKeySql(sql`idx - 1`, sql.ref('prev'))
-  const target = nodeKeySql(sql`idx`, sql.ref('item'))
+  const items = pathItems(pathEventsSql(env, request, range, rules, funnel), env.hooks)
+  const { from, text } = items.decode(pathRowsSql(items, request, funnel?.sessionGapMicros), ['prev', 'item'])
+  const source = nodeKeySql(sql`r.idx - 1`, text.prev)
+  const target = nodeKeySql(sql`r.idx`, text.item)
   const conditions: Expression<SqlBool>[] = []
   if (keys.dropoff !== null) {
     // PostHog: `path_dropoff_key = key AND path_dropoff_key = path_key`, true only on a session's last node.
-    conditions.push(sql<SqlBool>`last and ${target} = ${keys.dropoff}`)
+    conditions.push(sql<SqlBool>`r.last and ${target} = ${keys.dropoff}`)
   } else {
-    if (keys.start !== null) conditions.push(sql<SqlBool>`idx > 1 and ${source} = ${keys.start}`)
+    if (keys.start !== null) conditions.push(sql<SqlBool>`r.idx > 1 and ${source} = ${keys.start}`)
     if (keys.end !== null) conditions.push(sql<SqlBool>`${target} = ${keys.end}`)
   }
   const where = conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``
-  const actors = sql`select ${personTextSql} as a, count(*) as n from (${rows}) as r ${where} group by pid, pd`
+  const actors = withCtes(items.ctes, sql`select ${personTextSql} as a, count(*) as n from ${from} ${where} group by r.pid, r.pd`)
   return pageActors(ctx, projectId, actors, page, null)
 }
 

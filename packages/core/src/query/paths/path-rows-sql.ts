@@ -1,16 +1,15 @@
 import { sql, type RawBuilder } from 'kysely'
+import type { PathItems } from './path-items.js'
 import type { PathsRequest } from './paths-request.js'
 
 /** PostHog's SESSION_TIME_THRESHOLD_DEFAULT_SECONDS, in microseconds: a gap this long or longer starts a new session. */
 export const SESSION_GAP_MICROS = 30 * 60 * 1_000_000
 
-/** The node PostHog puts between the two ends of a path cut short when both points are set. */
-export const ELLIPSIS = '...'
-
 /**
  * One row per node of every kept session path (PostHog's
- * `paths_per_person_query`), from `events` giving `pid, pd` (the person),
- * `us` (epoch microseconds), `id` (the uuid, for ties) and `item` (node name):
+ * `paths_per_person_query`), from `items.events` giving `pid, pd` (the person),
+ * `us` (epoch microseconds), `id` (the uuid, for ties) and `item` (node name,
+ * as `items` carries it: the statement starts with `items.ctes`):
  *
  * 1. each person's events in time order (ties by uuid), a new session
  *    where the gap to the previous event is 30 minutes or more
@@ -36,15 +35,15 @@ export const ELLIPSIS = '...'
  * DuckDB: 3.0 s before (five nested passes by a text person id), see the
  * commit for after.
  */
-export function pathRowsSql(events: RawBuilder<unknown>, request: PathsRequest, sessionGapMicros: number = SESSION_GAP_MICROS): RawBuilder<unknown> {
+export function pathRowsSql(items: PathItems, request: PathsRequest, sessionGapMicros: number = SESSION_GAP_MICROS): RawBuilder<unknown> {
   if (!Number.isSafeInteger(sessionGapMicros)) throw new RangeError(`paths: not a session gap: ${sessionGapMicros}`)
   const gap = sql.lit(sessionGapMicros)
   const { startPoint: start, endPoint: end } = request
   const marked = sql`select pid, pd, us, id, item,
       row_number() over w as rn,
       coalesce(lead(us) over w - us >= ${gap}, true) as ends,
-      case when lead(us) over w - us < ${gap} then item <> lead(item) over w else item <> '' end as keep
-    from (${events}) as ev
+      case when lead(us) over w - us < ${gap} then item <> lead(item) over w else item <> ${items.blank} end as keep
+    from (${items.events}) as ev
     window w as (partition by pid, pd order by us, id)`
   if (start === null && end === null && request.stepLimit <= LAGGED_STEP_LIMIT) return laggedSql(marked, request.stepLimit)
   // A session's last event stays (kept or not): the row number of the previous session's last
@@ -54,18 +53,18 @@ export function pathRowsSql(events: RawBuilder<unknown>, request: PathsRequest, 
   const columns: RawBuilder<unknown>[] = [sql`${sid} as sid`]
   const filters: RawBuilder<unknown>[] = [sql`keep`]
   if (start !== null) {
-    columns.push(sql`coalesce(max(case when keep and item = ${start} then rn end) over ${upTo} > ${sid}, false) as started`)
+    columns.push(sql`coalesce(max(case when keep and item = ${items.name(start)} then rn end) over ${upTo} > ${sid}, false) as started`)
     filters.push(sql`started`)
   }
   if (end !== null && start === null) {
     // Up to the session's first end point; whether there is one is known in the last pass (a frame
     // running forward, `current row and unbounded following`, is quadratic on Postgres).
-    columns.push(sql`coalesce(max(case when keep and item = ${end} then rn end) over ${before}, 0) <= ${sid} as before_end`)
+    columns.push(sql`coalesce(max(case when keep and item = ${items.name(end)} then rn end) over ${before}, 0) <= ${sid} as before_end`)
     filters.push(sql`before_end`)
   }
   if (end !== null && start !== null) columns.push(sql`sum(case when keep then 1 else 0 end) over ${upTo} as kk`)
   const sessions = sql`select pid, pd, us, id, item, keep, ${sql.join(columns)} from (${marked}) as m where keep or ends`
-  return cutSql(sql`select * from (${sessions}) as s where ${sql.join(filters, sql` and `)}`, request)
+  return cutSql(sql`select * from (${sessions}) as s where ${sql.join(filters, sql` and `)}`, request, items)
 }
 
 /** Up to this step limit, paths without points are numbered by lags (each as cheap as the next), in two passes instead of three. */
@@ -100,9 +99,10 @@ const whole = sql`(${SESSION} rows between unbounded preceding and unbounded fol
  * keep, each session's from its start point on (with a start point) or up to
  * its first end point (with only an end point).
  */
-function cutSql(kept: RawBuilder<unknown>, request: PathsRequest): RawBuilder<unknown> {
+function cutSql(kept: RawBuilder<unknown>, request: PathsRequest, items: PathItems): RawBuilder<unknown> {
   const limit = sql.lit(request.stepLimit)
-  const { startPoint: start, endPoint: end } = request
+  const { startPoint: start } = request
+  const end = request.endPoint === null ? null : items.name(request.endPoint)
   if (end === null) {
     // The first `limit` nodes (from the start point: the rows begin there).
     const numbered = sql`select pid, pd, row_number() over v as idx, item, us, lag(item) over v as prev, us - lag(us) over v as dt, count(*) over ${whole} as len
@@ -128,7 +128,7 @@ function cutSql(kept: RawBuilder<unknown>, request: PathsRequest): RawBuilder<un
   const [hl, h1, h2] = [sql.lit(h), sql.lit(h + 1), sql.lit(2 * h + 1)]
   const cut = sql`select pid, pd, sid, us,
       case when len <= ${limit} or rel <= ${h1} then rel else rel - len + ${h2} end as idx,
-      case when len > ${limit} and rel = ${h1} then cast(${sql.lit(ELLIPSIS)} as text) else item end as item
+      case when len > ${limit} and rel = ${h1} then ${items.ellipsis} else item end as item
     from (${spans}) as p
     where rel <= len and (len <= ${limit} or rel <= ${h1} or rel > len - ${hl})`
   return sql`select pid, pd, idx, item, us, lag(item) over v as prev, us - lag(us) over v as dt, idx = count(*) over (partition by pid, pd, sid) as last

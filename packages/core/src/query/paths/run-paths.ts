@@ -3,6 +3,7 @@ import { runStorage } from '../../db/run.js'
 import { nowIso } from '../../time/timestamp.js'
 import { pathEdgesSql } from './path-edges-sql.js'
 import { pathEventsSql } from './path-events-sql.js'
+import { pathItems } from './path-items.js'
 import { pathRowsSql } from './path-rows-sql.js'
 import { decodePathsRequest } from './paths-request.js'
 import { pathsEnv } from './paths-env.js'
@@ -33,7 +34,8 @@ export async function runPaths(ctx: EngineContext, projectId: number, params: un
   ctx.assertOpen()
   const request = decodePathsRequest(params)
   const { env, range, rules, funnel } = await pathsEnv(ctx, projectId, request)
-  const query = pathEdgesSql(pathRowsSql(pathEventsSql(env, request, range, rules, funnel), request, funnel?.sessionGapMicros), request, env.hooks)
+  const items = pathItems(pathEventsSql(env, request, range, rules, funnel), env.hooks)
+  const query = pathEdgesSql(pathRowsSql(items, request, funnel?.sessionGapMicros), items, request, env.hooks)
   const rows = (await runStorage('paths', () => query.execute(ctx.db))).rows
   const edges: PathEdge[] = rows.map((r) => ({
     source: r.source,
