@@ -23,22 +23,34 @@ const PERSON_KEY = sql`${PERSON_UUID} as pid, case when ${PERSON_UUID} is null t
 export const personTextSql = sql<string>`coalesce(cast(pid as text), pd)`
 
 /**
- * The events a path reads, one row each: `pid, pd` (the person, see
- * PERSON_KEY), `us` (epoch microseconds), `id` (the uuid, which orders events at the same instant;
- * both databases order uuids as their text) and `item` (the node name after cleaning and groupings).
- * Scoped like every analysis (project, range, global and test-account
- * filters), then by event type, then `exclude_events` on the final name
- * (with `funnel`, only the funnel's persons' events within their bounds);
- * PostHog applies the exclusions only when event types are listed
+ * The events a path reads: `raw`, one row each with `pid, pd` (the person,
+ * see PERSON_KEY), `us` (epoch microseconds), `id` (the uuid, which orders
+ * events at the same instant; both databases order uuids as their text) and
+ * `item` (the node name before cleaning), and `named`, which cleans and
+ * groups names. Scoped like every analysis (project, range, global and
+ * test-account filters), then by event type, then `exclude_events` on the
+ * final name (with `funnel`, only the funnel's persons' events within their
+ * bounds); PostHog applies the exclusions only when event types are listed
  * (reference §15.6), and so does this.
  */
+export interface PathEvents {
+  readonly raw: RawBuilder<unknown>
+  /**
+   * `rows` (a relation with an `item` column and the columns `keep`) with
+   * `item` cleaned by the rules, then grouped (`path_groupings`), and the
+   * rows whose final name is excluded left out: per event, or once per
+   * distinct name where names are coded (path-items.ts).
+   */
+  named(rows: RawBuilder<unknown>, keep: ReadonlyArray<string>): RawBuilder<unknown>
+}
+
 export function pathEventsSql(
   env: QueryEnv,
   request: PathsRequest,
   range: { readonly fromMicros: number; readonly toMicros: number },
   rules: ReadonlyArray<PathCleaningRule>,
   funnel: FunnelPathBounds | null = null,
-): RawBuilder<unknown> {
+): PathEvents {
   const needs = noNeeds()
   // A HogQL node name may read person properties; which ones is known only once compiled.
   if (request.hogqlExpression !== null) needs.person = true
@@ -63,12 +75,16 @@ export function pathEventsSql(
   const read = funnel ? withCtes(funnel.ctes, select) : select
   const columns = { event: sql.ref('ev') as Expression<string>, url: sql.ref('url') as Expression<string | null>, screen: sql.ref('screen') as Expression<string | null>, hogql: hogql ? (sql.ref('hq') as Expression<string | null>) : null }
   const raw = sql`select pid, pd, us, id, ${rawPathItemSql(request, columns)} as item from (${read}) as e0`
-  let named: RawBuilder<unknown> = raw
   const item = sql.ref('item') as Expression<string>
-  if (rules.length > 0) named = sql`select pid, pd, us, id, ${cleanedPathItemSql(item, rules, s)} as item from (${named}) as r`
-  if (request.pathGroupings.length > 0) named = sql`select pid, pd, us, id, ${groupedPathItemSql(item, request.pathGroupings)} as item from (${named}) as c`
-  if (request.includeEventTypes.length > 0 && request.excludeEvents.length > 0) {
-    named = sql`select pid, pd, us, id, item from (${named}) as g where not coalesce(${env.hooks.textInList(item, request.excludeEvents)}, false)`
+  const named = (rows: RawBuilder<unknown>, keep: ReadonlyArray<string>): RawBuilder<unknown> => {
+    const kept = sql.join(keep.map((c) => sql.ref(c)))
+    let out = rows
+    if (rules.length > 0) out = sql`select ${kept}, ${cleanedPathItemSql(item, rules, s)} as item from (${out}) as r`
+    if (request.pathGroupings.length > 0) out = sql`select ${kept}, ${groupedPathItemSql(item, request.pathGroupings)} as item from (${out}) as c`
+    if (request.includeEventTypes.length > 0 && request.excludeEvents.length > 0) {
+      out = sql`select ${kept}, item from (${out}) as g where not coalesce(${env.hooks.textInList(item, request.excludeEvents)}, false)`
+    }
+    return out
   }
-  return named
+  return { raw, named }
 }
