@@ -63,19 +63,21 @@ function splitJoin(plan: FunnelPlan, source: Sql): Sql {
 
 /**
  * `spn` and `cmp` (strict funnels): their events, every one of the scope
- * within the spans below, then without the redundant resets. An event matching nothing only resets the paths, so it
+ * within the spans below, then only those that make codes. An event matching nothing only resets the paths, so it
  * matters only between a run's first step-0 event and its last step or
  * exclusion event (inclusive: one at those instants makes them split
  * instants): before, no path exists; after, nothing extends one. Runs
- * without a step-0 event are dropped whole, as they reach no step. Of a row
- * of such events in that span, each alone at its instant (so in no split
- * instant), the first does all the others would, so only it is kept. One
+ * without a step-0 event are dropped whole, as they reach no step. One
  * sort, of the events inside the spans only (the sort of every event by
  * person was most of a strict funnel), which also finds the split instants
  * (`multi`, as groupsCtes), numbers the events in processing order (`er`) and
- * counts the resets before each (`r0..`; see occurrencesSql). A dropped
- * event's reset is never the only one between two rows: the blank kept just
- * before it lies between them too.
+ * counts the resets before each (`r0..`; see occurrencesSql). Those counts
+ * are all an event matching nothing gives, so after them `cmp` keeps only
+ * the events that match a step or an exclusion, and those of split instants
+ * (whose size and order `grp` reads): occurrencesSql and the strict chain
+ * read nothing else. (They used to keep the first of each row of such
+ * events, found by three lags and a lead: DuckDB, 10M events, a strict 3-step
+ * funnel took 0.87 of the time without them.)
  */
 export function compactedCtes(plan: FunnelPlan): Array<readonly [string, Sql]> {
   const base = eventPlan(plan)
@@ -89,10 +91,9 @@ export function compactedCtes(plan: FunnelPlan): Array<readonly [string, Sql]> {
     return sql`sum(${clears}) over (${order} rows between unbounded preceding and current row) - ${clears} as ${id(`r${k}`)}`
   })
   const cmp = sql`select * from (
-      select r.*, lag(ts) over w as pts, lag(ts, 2) over w as ppts, lead(ts) over w as nts,
-        lag(case when sm = 0 and xm = 0 then 1 else 0 end) over w as pblank, row_number() over w as er, ${join(resets)}
+      select r.*, row_number() over w as er, ${join(resets)}
       from (select r.*, ${multiOf(plan)} from spn as r${splitJoin(plan, sql`spn`)}) as r window w as (${order})
-    ) as c where not (sm = 0 and xm = 0 and pblank = 1 and pts < ts and (nts is null or nts > ts) and (ppts is null or ppts < pts))`
+    ) as c where sm <> 0 or xm <> 0 or multi = 1`
   return [
     ['spn', inSpan],
     ['cmp', cmp],
