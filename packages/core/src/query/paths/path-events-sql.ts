@@ -44,6 +44,7 @@ export interface PathEvents {
   named(rows: RawBuilder<unknown>, keep: ReadonlyArray<string>): RawBuilder<unknown>
 }
 
+/** The events of a paths request and the naming of their nodes (see `PathEvents`). */
 export function pathEventsSql(
   env: QueryEnv,
   request: PathsRequest,

@@ -22,7 +22,7 @@ export interface PathItems {
   readonly ctes: ReadonlyArray<readonly [string, RawBuilder<unknown>]>
   /** The events' rows (`pid, pd, us, id, item`), named (`PathEvents.named`), `item` coded. */
   readonly events: RawBuilder<unknown>
-  /** A name as `item` holds it: the bound text, or its code (null when no event is named so: it then equals nothing, as the text would). */
+  /** A name as `item` holds it: the bound text, or its code (null when no event is named so, `...` aside: it then equals nothing, as the text would). */
   name(text: string): Expression<unknown>
   /** The name '' (an event without one). */
   readonly blank: Expression<unknown>
