@@ -72,7 +72,8 @@ async function openRecorder() {
   const dumped = ({ sql }) => (args.dump && /\bfe as \(/.test(sql) ? { rows: [], fields: [], rowCount: 0, command: 'SELECT' } : undefined)
   const recording = recordingPgPool(pool, (statement) => recorded.current.push(statement), dumped)
   const replay = await pool.connect()
-  await replay.query(`set search_path to ${args['pg-schema']}`)
+  // The adapter's own session settings (session-settings.ts): with JIT on, a replayed funnel ran for 40+ minutes.
+  await replay.query("select set_config('TimeZone', 'UTC', false), set_config('DateStyle', 'ISO', false), set_config('jit', 'off', false), set_config('search_path', quote_ident($1::text), false)", [args['pg-schema']])
   return {
     recorded,
     storage: async (dir) => (await build(dir, 'storage-postgres')).postgresStorage({ pool: recording, schema: args['pg-schema'] }),

@@ -108,6 +108,14 @@ const between: RefDataset = {
 // `between` and a page whose URL is the text `...`: its node and the ellipsis of b1's cut path are one node.
 const dotted: RefDataset = { ...between, events: [...between.events, pv('b4', '/2', 0), pv('b4', '/3', 2), pv('b4', '...', 5), pv('b4', '/about', 9)] }
 
+// An end point that is also its session's last event, then a second session that reaches it again.
+const endsAtEnd: RefDataset = {
+  events: [pv('e1', '/a', 0), pv('e1', '/about', 1), pv('e1', '/b', 41), pv('e1', '/about', 42)],
+  persons: {},
+  project: project(),
+  now: NOW,
+}
+
 // Runs collapse to their last event; 30 minutes apart is a new session, 29:59 is not.
 const sessions: RefDataset = {
   events: [
@@ -211,6 +219,18 @@ export const EXAMPLES: ReadonlyArray<PathExample> = [
         name: 'step_limit 3: one node each side',
         params: { start_point: '/2', end_point: '/about', step_limit: 3 },
         edges: [['1_/2', '2_...', 1, 2 * MIN], ['1_/2', '2_/about', 1, MIN], ['2_...', '3_/about', 1, 12 * MIN]],
+      },
+    ],
+  },
+  {
+    name: 'an end point that ends its session',
+    data: endsAtEnd,
+    cases: [
+      {
+        // The first /about closes its session (40 minutes pass); the second session is cut at its own /about.
+        name: 'end /about: both sessions',
+        params: { end_point: '/about' },
+        edges: [['1_/a', '2_/about', 1, MIN], ['1_/b', '2_/about', 1, MIN]],
       },
     ],
   },

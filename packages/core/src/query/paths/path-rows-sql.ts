@@ -46,6 +46,18 @@ export function pathRowsSql(items: PathItems, request: PathsRequest, sessionGapM
     from (${items.events}) as ev
     window w as (partition by pid, pd order by us, id)`
   if (start === null && end === null && request.stepLimit <= LAGGED_STEP_LIMIT) return laggedSql(marked, request.stepLimit)
+  if (start === null && end !== null) {
+    // Up to the session's first end point; whether there is one is known in the last pass (a frame
+    // running forward, `current row and unbounded following`, is quadratic on Postgres). One running
+    // maximum finds both the session and whether an end point came before in it: a session's last event
+    // marks 2rn + 1, a kept end point 2rn (an event that is both ends its session). The latest mark
+    // before a row is odd, or there is none (the first session: 1), while no end point came since its
+    // session began, and it names the session. (It replaces two maxima: DuckDB, 10M events, the paths to
+    // an end point over all events 3.26 -> 2.91 s.)
+    const mark = sql`coalesce(max(case when ends then 2 * rn + 1 when keep and item = ${items.name(end)} then 2 * rn end) over ${before}, 1)`
+    const sessions = sql`select pid, pd, us, id, item, keep, ${mark} as sid from (${marked}) as m where keep or ends`
+    return cutSql(sql`select * from (${sessions}) as s where keep and sid % 2 = 1`, request, items)
+  }
   // A session's last event stays (kept or not): the row number of the previous session's last
   // event (0 for the first session) names the session, and point matches at or below it are
   // another session's. One running maximum: each frame aggregate costs about a sort.
@@ -55,12 +67,6 @@ export function pathRowsSql(items: PathItems, request: PathsRequest, sessionGapM
   if (start !== null) {
     columns.push(sql`coalesce(max(case when keep and item = ${items.name(start)} then rn end) over ${upTo} > ${sid}, false) as started`)
     filters.push(sql`started`)
-  }
-  if (end !== null && start === null) {
-    // Up to the session's first end point; whether there is one is known in the last pass (a frame
-    // running forward, `current row and unbounded following`, is quadratic on Postgres).
-    columns.push(sql`coalesce(max(case when keep and item = ${items.name(end)} then rn end) over ${before}, 0) <= ${sid} as before_end`)
-    filters.push(sql`before_end`)
   }
   if (end !== null && start !== null) columns.push(sql`sum(case when keep then 1 else 0 end) over ${upTo} as kk`)
   const sessions = sql`select pid, pd, us, id, item, keep, ${sql.join(columns)} from (${marked}) as m where keep or ends`
