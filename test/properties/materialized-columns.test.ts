@@ -10,10 +10,11 @@
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MATERIALIZED_PROPERTIES } from '@sightline/core/storage'
+import { MATERIALIZED_PROPERTIES, MATERIALIZED_PROPERTIES_0007, MATERIALIZED_PROPERTIES_0013 } from '@sightline/core/storage'
 import { createSightline } from '@sightline/core'
 import { openEngine, type Engine } from '../conformance/harness.js'
 import { propertySkip, propertyTargets } from '../filters/filter-db.js'
+import { writtenBefore } from './written-before.js'
 
 const RUNS = Number(process.env.SIGHTLINE_MATERIALIZED_RUNS ?? 15)
 const KEYS = MATERIALIZED_PROPERTIES.map((p) => p.key)
@@ -72,16 +73,12 @@ describe.each(propertyTargets)('materialized property columns on $name', (target
   it('are filled by the migration for events stored before they existed', async () => {
     const fresh = await target.fresh()
     try {
-      const first = await createSightline({ storage: fresh.storage() })
-      const org = await first.organizations.create({ name: 'Old' })
-      const project = await first.projects.create({ organizationId: org.id, name: 'Old' })
-      await first.capture(project.id, [
+      await writtenBefore(fresh, [
         { event: '$pageview', distinctId: 'a', properties: { $current_url: 'https://x.test/a', $browser: 'Firefox', utm_source: 7 } },
         { event: 'signup', distinctId: 'b', properties: { $os: 'Mac OS X' } },
       ])
-      await first.close()
       // Back to the schema before the columns: no columns, no migration record.
-      for (const { column } of MATERIALIZED_PROPERTIES) await fresh.raw(`alter table events drop column ${column}`)
+      for (const { column } of MATERIALIZED_PROPERTIES_0007) await fresh.raw(`alter table events drop column ${column}`)
       await fresh.raw(`delete from sightline_migrations where name = 'core_0007_materialized_properties'`)
       const reopened = await createSightline({ storage: fresh.storage() })
       await reopened.close()
@@ -89,6 +86,30 @@ describe.each(propertyTargets)('materialized property columns on $name', (target
       expect(rows).toEqual([
         { event: '$pageview', mp_current_url: 'https://x.test/a', mp_browser: 'Firefox', mp_os: null, mp_utm_source: 's7', mp_pathname: null },
         { event: 'signup', mp_current_url: null, mp_browser: null, mp_os: 'Mac OS X', mp_utm_source: null, mp_pathname: null },
+      ])
+    } finally {
+      await fresh.dispose()
+    }
+  })
+
+  it('get $screen_name filled by its own migration for events stored before it', async () => {
+    const fresh = await target.fresh()
+    try {
+      await writtenBefore(fresh, [
+        { event: '$screen', distinctId: 'a', properties: { $screen_name: 'Home', $os: 'iOS' } },
+        { event: '$screen', distinctId: 'b', properties: { $screen_name: 42 } },
+        { event: 'tap', distinctId: 'c', properties: {} },
+      ])
+      // Back to the schema before core_0013: the 0007 columns stay, as they were.
+      for (const { column } of MATERIALIZED_PROPERTIES_0013) await fresh.raw(`alter table events drop column ${column}`)
+      await fresh.raw(`delete from sightline_migrations where name = 'core_0013_screen_name'`)
+      const reopened = await createSightline({ storage: fresh.storage() })
+      await reopened.close()
+      const rows = await fresh.raw<Record<string, unknown>>(`select distinct_id, 's' || mp_screen_name as mp_screen_name, mp_os from events order by distinct_id`)
+      expect(rows).toEqual([
+        { distinct_id: 'a', mp_screen_name: 'sHome', mp_os: 'iOS' },
+        { distinct_id: 'b', mp_screen_name: 's42', mp_os: null },
+        { distinct_id: 'c', mp_screen_name: null, mp_os: null },
       ])
     } finally {
       await fresh.dispose()

@@ -19,6 +19,7 @@ import { MATERIALIZED_NUMBERS, type StorageAdapter } from '@sightline/core/stora
 import { createSightline } from '@sightline/core'
 import { openEngine, type Engine } from '../conformance/harness.js'
 import { propertySkip, propertyTargets } from '../filters/filter-db.js'
+import { writtenBefore } from './written-before.js'
 
 const RUNS = Number(process.env.SIGHTLINE_MATERIALIZED_RUNS ?? 10)
 const KEYS = MATERIALIZED_NUMBERS.map((p) => p.key)
@@ -138,14 +139,10 @@ describe.each(propertyTargets)('numeric hot-property columns on $name', (target)
   it('are filled by the migration for events stored before they existed', async () => {
     const fresh = await target.fresh()
     try {
-      const first = await createSightline({ storage: fresh.storage() })
-      const org = await first.organizations.create({ name: 'Old' })
-      const project = await first.projects.create({ organizationId: org.id, name: 'Old' })
-      await first.capture(project.id, [
+      await writtenBefore(fresh, [
         { event: 'a', distinctId: 'a', uuid: uuidOf(0), properties: { $screen_width: 1280, $screen_height: '720', $viewport_width: 'wide' } },
         { event: 'b', distinctId: 'b', uuid: uuidOf(1), properties: { $viewport_height: 1e3 } },
       ])
-      await first.close()
       // Back to the schema before the columns: no columns, no migration record.
       for (const { column } of MATERIALIZED_NUMBERS) await fresh.raw(`alter table events drop column ${column}`)
       await fresh.raw(`delete from sightline_migrations where name = 'core_0011_materialized_numbers'`)

@@ -15,6 +15,7 @@ import type { ConformanceTarget, FreshDatabase } from '../conformance/target.js'
 import { duckdbMemory } from '../targets/duckdb.js'
 import { pgliteTarget, pgServerTarget } from '../targets/postgres.js'
 import { batches, placed } from './arbitraries.js'
+import { writtenBefore } from './written-before.js'
 
 const RUNS = Number(process.env.SIGHTLINE_PERSONS_ON_EVENTS_RUNS ?? 12)
 // Fixed, so the shares asserted below are of known data; set it to explore others.
@@ -131,16 +132,12 @@ describe.each(targets)('persons on events on $name', (target) => {
   it('the migration gives the events stored before it their persons', async () => {
     const fresh = await target.fresh()
     try {
-      const first = await createSightline({ storage: fresh.storage() })
-      const org = await first.organizations.create({ name: 'Old' })
-      const project = await first.projects.create({ organizationId: org.id, name: 'Old' })
-      await first.capture(project.id, [
+      await writtenBefore(fresh, [
         { event: 'pageview', distinctId: 'a' },
         { event: 'pageview', distinctId: 'b' },
         { event: 'pageview', distinctId: 'c', properties: { $process_person_profile: false } },
         { event: '$identify', distinctId: 'a', properties: { $anon_distinct_id: 'b' } },
       ])
-      await first.close()
       // Back to the schema before persons on events: no column, no tables, no migration record.
       await fresh.raw('alter table events drop column person_id')
       await fresh.raw('drop table person_distinct_id_overrides')

@@ -12,7 +12,7 @@ import type { PersonRowChanges } from './db/person-row-changes.js'
 
 export type { EventRow, SightlineDatabase } from './db/tables.js'
 export { EVENT_COLUMNS } from './db/tables.js'
-export { MATERIALIZED_NUMBERS, MATERIALIZED_PROPERTIES, type MaterializedProperty } from './db/materialized-properties.js'
+export { MATERIALIZED_NUMBERS, MATERIALIZED_PROPERTIES, MATERIALIZED_PROPERTIES_0007, MATERIALIZED_PROPERTIES_0013, type MaterializedProperty } from './db/materialized-properties.js'
 export { PROPERTY_SLOT_POOL, slotColumns, type PropertySlotType } from './db/property-slots.js'
 export { sqlCast, type SqlCastType } from './db/sql-cast.js'
 export type { ChangedDistinctId, ChangedGroup, ChangedOverride, ChangedPerson, ChangedPersonless, PersonRowChanges } from './db/person-row-changes.js'

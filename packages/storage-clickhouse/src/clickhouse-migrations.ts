@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration, type RawBuilder } from 'kysely'
-import { MATERIALIZED_NUMBERS, MATERIALIZED_PROPERTIES, slotColumns } from '@sightline/core/storage'
+import { MATERIALIZED_NUMBERS, MATERIALIZED_PROPERTIES, MATERIALIZED_PROPERTIES_0007, MATERIALIZED_PROPERTIES_0013, slotColumns } from '@sightline/core/storage'
 import { ClickHouseQueryCompiler } from './dialect/clickhouse-query-compiler.js'
 import type { ClickHouseExecutor } from './dialect/clickhouse-executor.js'
 import { clickhouseSqlHooks, jsonTextOf } from './clickhouse-sql-hooks.js'
@@ -97,9 +97,13 @@ const materializedNumberColumns = (table: RawBuilder<unknown>) =>
       sql`alter table ${table} add column if not exists ${sql.id(column)} Nullable(Float64) DEFAULT ${numberDefault(key)}`,
   )
 
+const screenNameColumn = (table: RawBuilder<unknown>) =>
+  MATERIALIZED_PROPERTIES_0013.map(({ key, column }) => sql`alter table ${table} add column if not exists ${sql.id(column)} Nullable(String) DEFAULT ${textDefault(key)}`)
+
 /** The DEFAULT of every hot column (text and numeric) set to today's expression, in one ALTER. */
 const hotColumnDefaults = (table: RawBuilder<unknown>) => {
-  const text = MATERIALIZED_PROPERTIES.map(({ key, column }) => sql`modify column ${sql.id(column)} DEFAULT ${textDefault(key)}`)
+  // The columns there were when it was written: a later one is added with today's DEFAULT.
+  const text = MATERIALIZED_PROPERTIES_0007.map(({ key, column }) => sql`modify column ${sql.id(column)} DEFAULT ${textDefault(key)}`)
   const numbers = MATERIALIZED_NUMBERS.map(({ key, column }) => sql`modify column ${sql.id(column)} DEFAULT ${numberDefault(key)}`)
   return sql`alter table ${table} ${sql.join([...text, ...numbers])}`
 }
@@ -217,5 +221,8 @@ export function clickhouseMigrations(executorOf: ExecutorOf, topology: ClickHous
     clickhouse_0008_person_rows: { up: async (db) => movePersonRows(db, await executorOf(db), topology) },
     // The hot columns' DEFAULTs as jsonTextOf spells them now (one parse of the document, same values): metadata only.
     clickhouse_0009_json_text_defaults: { up: (db) => run(db, eventTables(topology).map(hotColumnDefaults)) },
+    // `$screen_name` (core_0013): a DEFAULT, so parts written before compute it when read. A database created
+    // since has it from clickhouse_0001, which makes every hot column.
+    clickhouse_0010_screen_name: { up: (db) => run(db, eventTables(topology).flatMap(screenNameColumn)) },
   }
 }

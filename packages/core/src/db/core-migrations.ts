@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely'
 import type { SqlHooks, StorageCapabilities } from '../storage.js'
-import { MATERIALIZED_NUMBERS, MATERIALIZED_PROPERTIES } from './materialized-properties.js'
+import { MATERIALIZED_NUMBERS, MATERIALIZED_PROPERTIES_0007, MATERIALIZED_PROPERTIES_0013, type MaterializedProperty } from './materialized-properties.js'
 import { slotColumns } from './property-slots.js'
 
 /**
@@ -16,6 +16,13 @@ import { slotColumns } from './property-slots.js'
 export function coreMigrations(capabilities: StorageCapabilities, hooks: SqlHooks): Record<string, Migration> {
   const json = sql.raw(capabilities.jsonColumnType)
   const tstz = sql`timestamptz`
+  // Hot properties' text columns, filled for the events stored before with the very expression queries
+  // would otherwise read; storages fill them for new events in insertEvents.
+  const addHotTextColumns = async (db: Kysely<any>, properties: ReadonlyArray<MaterializedProperty>) => {
+    for (const { column } of properties) await db.schema.alterTable('events').addColumn(column, 'text').execute()
+    const assignments = properties.map(({ key, column }) => sql`${sql.id(column)} = ${hooks.jsonText(sql.ref('properties'), key)}`)
+    await sql`update events set ${sql.join(assignments, sql`, `)}`.execute(db)
+  }
   return {
     core_0001_foundation: {
       async up(db: Kysely<any>) {
@@ -347,11 +354,8 @@ export function coreMigrations(capabilities: StorageCapabilities, hooks: SqlHook
     },
     core_0007_materialized_properties: {
       async up(db: Kysely<any>) {
-        // The hot properties' columns (materialized-properties.ts), filled for the events stored before with
-        // the very expression queries would otherwise read; storages fill them for new events in insertEvents.
-        for (const { column } of MATERIALIZED_PROPERTIES) await db.schema.alterTable('events').addColumn(column, 'text').execute()
-        const assignments = MATERIALIZED_PROPERTIES.map(({ key, column }) => sql`${sql.id(column)} = ${hooks.jsonText(sql.ref('properties'), key)}`)
-        await sql`update events set ${sql.join(assignments, sql`, `)}`.execute(db)
+        // The hot properties' columns (materialized-properties.ts).
+        await addHotTextColumns(db, MATERIALIZED_PROPERTIES_0007)
       },
     },
     core_0008_dashboard_pinned_tags: {
@@ -431,6 +435,12 @@ export function coreMigrations(capabilities: StorageCapabilities, hooks: SqlHook
           .addPrimaryKeyConstraint('property_slots_pk', ['project_id', 'type', 'slot'])
           .addUniqueConstraint('property_slots_key', ['project_id', 'type', 'key'])
           .execute()
+      },
+    },
+    core_0013_screen_name: {
+      async up(db: Kysely<any>) {
+        // `$screen_name` (MATERIALIZED_PROPERTIES_0013), filled for the events stored before as 0007 did.
+        await addHotTextColumns(db, MATERIALIZED_PROPERTIES_0013)
       },
     },
   }

@@ -186,6 +186,7 @@ export interface EventsTable {
   mp_utm_source: string | null
   mp_utm_medium: string | null
   mp_utm_campaign: string | null
+  mp_screen_name: string | null
   /** The numeric hot properties (`MATERIALIZED_NUMBERS`), written by the storage from `properties`. */
   mpn_screen_width: number | null
   mpn_screen_height: number | null
