@@ -93,6 +93,17 @@ describe('clickhouseStorage: events on ClickHouse, the rest on the companion', (
       await driver.close()
     })
 
+    it('adds $screen_name to events stored before it, as a DEFAULT their parts compute when read (migration clickhouse_0010)', async () => {
+      // A database from before: 0001 of that time made no mp_screen_name.
+      await chdb.session.queryAsync('alter table events drop column mp_screen_name')
+      await driver.insertEvents(db, [row('0190f5a0-0000-7000-8000-000000000001', { $screen_name: 'Home' }), row('0190f5a0-0000-7000-8000-000000000002', { $screen_name: 7 }), row('0190f5a0-0000-7000-8000-000000000003')])
+      await driver.migrations['clickhouse_0010_screen_name']!.up(db)
+      // Idempotent, as every ClickHouse migration: a second run changes nothing.
+      await driver.migrations['clickhouse_0010_screen_name']!.up(db)
+      const read = (await chdb.session.queryAsync('select mp_screen_name from events order by uuid', { format: 'JSONEachRow' })).text().trim().split('\n').map((l) => JSON.parse(l).mp_screen_name)
+      expect(read).toEqual(['Home', '7', null])
+    })
+
     it('writes at once outside a transaction, at commit inside one, and never for a rolled back one', async () => {
       expect(await driver.insertEvents(db, [row('0190f5a0-0000-7000-8000-000000000001')])).toBe(1)
       expect(await chCount()).toBe(1)

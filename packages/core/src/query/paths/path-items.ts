@@ -15,7 +15,8 @@ export const ELLIPSIS = '...'
  * equality until the edges are counted, and the codes are decoded after:
  * one code per text, so grouping by codes groups by texts. The cleaning
  * rules, groupings and exclusions then apply once per distinct name instead
- * of once per event (DuckDB, 10M events, two regex rules: the page-view paths statement 1.38 s -> 0.85 s).
+ * of once per event (DuckDB, 10M events, two regex rules: the page-view
+ * paths statement 1.38 s -> 0.85 s).
  */
 export interface PathItems {
   /** The CTEs a statement reading `events` starts with; none for names as text. */
@@ -69,7 +70,7 @@ function codedItems(events: PathEvents): PathItems {
       ['pcode', sql`select distinct item, code from pname`],
     ],
     events: sql`select e.pid, e.pd, e.us, e.id, m.code as item from pev as e join pname as m on m.raw = e.item`,
-    name: (text) => name(text),
+    name,
     blank: sql.lit(0),
     ellipsis: name(sql.lit(ELLIPSIS)),
     decode: (rows, columns) => ({
