@@ -35,6 +35,7 @@ const FUNNELS = {
   'strict, 3 rare steps': { ...range, ...steps(...RARE), funnel_order_type: 'strict' },
   'strict, $pageview, $pageview, signup': { ...range, ...steps('$pageview', '$pageview', 'signup'), funnel_order_type: 'strict' },
   'strict, $pageview, $autocapture, $pageview': { ...range, ...steps('$pageview', '$autocapture', '$pageview'), funnel_order_type: 'strict' },
+  'ordered, rare steps, an exclusion': { ...range, ...steps(...RARE), exclusions: [{ id: '$autocapture', type: 'events', funnel_from_step: 0, funnel_to_step: 1 }] },
   'strict, rare steps, an exclusion': {
     ...range,
     ...steps(...RARE),

@@ -7,6 +7,7 @@ import type {
   PostgresQueryResult,
 } from 'kysely'
 import { activeQueryScope, outsideQueryScope, runInterruptible } from '@sightline/core/storage'
+import { analysisPlanner, restorePlanner } from './analysis-planner.js'
 import { cancelBackend } from './pg-cancel-backend.js'
 import { sessionSettings } from './session-settings.js'
 import { typeParsers } from './type-parsers.js'
@@ -28,7 +29,8 @@ export interface PgPoolClientLike {
     types: { getTypeParser: PgGetTypeParser }
   }): Promise<{ command: string; rowCount: number | null; rows: unknown[] }>
   getTypeParser: PgGetTypeParser
-  release(): void
+  /** With an error: the client is broken, and the pool discards it. */
+  release(error?: Error): void
   /**
    * The backend's process id, which pg's clients know once connected. When a
    * client lacks it, the dialect asks the server (`pg_backend_pid()`) once.
@@ -126,6 +128,8 @@ class NormalisingClient implements PostgresPoolClient {
   readonly #cancels: PgPoolLike
   readonly #types: { getTypeParser: PgGetTypeParser }
   #backendPid: number | undefined
+  /** While the client holds `analysisPlanner`'s settings: the value to put back. */
+  #plannerBefore: string | undefined
 
   constructor(client: PgPoolClientLike, cancels: PgPoolLike) {
     this.#client = client
@@ -147,13 +151,26 @@ class NormalisingClient implements PostgresPoolClient {
   }
 
   release(): void {
-    this.#client.release()
+    const before = this.#plannerBefore
+    if (before === undefined) return this.#client.release()
+    this.#plannerBefore = undefined
+    // The pool gets the client back only once its planner settings are put back (one statement,
+    // which the analysis does not wait for); a client that cannot run it is discarded.
+    const { sql, parameters } = restorePlanner(before)
+    this.#client.query({ text: sql, values: [...parameters], types: this.#types }).then(
+      () => this.#client.release(),
+      (error: unknown) => this.#client.release(error instanceof Error ? error : new Error(String(error))),
+    )
   }
 
   async #query<R>(text: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
     const run = () => this.#client.query({ text, values: [...parameters], types: this.#types })
     let result: Awaited<ReturnType<typeof run>>
     if (activeQueryScope()) {
+      if (this.#plannerBefore === undefined) {
+        const { rows } = await this.#client.query({ text: analysisPlanner.sql, values: [], types: this.#types })
+        this.#plannerBefore = String((rows[0] as { before: unknown }).before)
+      }
       // Known before the statement: this client takes no second query while it runs.
       const pid = await this.#pid()
       result = await runInterruptible(() => cancelBackend(this.#cancels, pid), run)

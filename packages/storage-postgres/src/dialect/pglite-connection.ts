@@ -1,6 +1,7 @@
 import type { CompiledQuery, DatabaseConnection, QueryResult, TransactionSettings } from 'kysely'
 import { activeQueryScope, runInterruptible } from '@sightline/core/storage'
 import type { PGliteLike, PGliteQueryOptions, PGliteTransactionLike } from './pglite-dialect-config.js'
+import { analysisPlanner, restorePlanner } from './analysis-planner.js'
 import { typeParsers } from './type-parsers.js'
 
 const QUERY_OPTIONS: PGliteQueryOptions = Object.freeze({ rowMode: 'object', parsers: typeParsers })
@@ -30,6 +31,8 @@ interface OpenTransaction {
 export class PGliteConnection implements DatabaseConnection {
   readonly #pglite: PGliteLike
   #transaction: OpenTransaction | undefined
+  /** While the session holds `analysisPlanner`'s settings: the value to put back. */
+  #plannerBefore: string | undefined
 
   constructor(pglite: PGliteLike) {
     this.#pglite = pglite
@@ -38,12 +41,30 @@ export class PGliteConnection implements DatabaseConnection {
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     // Let due timers and incoming requests run first, so that a timeout or a
     // cancel that fell during the previous statement stops this one from starting.
-    if (activeQueryScope()) await yieldToEventLoop()
     const client = this.#transaction?.tx ?? this.#pglite
+    if (activeQueryScope()) {
+      await yieldToEventLoop()
+      if (this.#plannerBefore === undefined) {
+        const { rows } = await client.query<{ before: string }>(analysisPlanner.sql, [], QUERY_OPTIONS)
+        this.#plannerBefore = rows[0]!.before
+      }
+    }
     const result = await runInterruptible(undefined, () => client.query<R>(compiledQuery.sql, [...compiledQuery.parameters], QUERY_OPTIONS))
     const counts = result.command === undefined || ROW_COMMANDS.has(result.command)
     const count = counts ? (result.rowCount ?? result.affectedRows) : undefined
     return { rows: result.rows, numAffectedRows: count === undefined ? undefined : BigInt(count) }
+  }
+
+  /**
+   * Puts back the planner settings an analysis's statements took, if they
+   * did: called by the driver before the session goes to its next user.
+   */
+  async restorePlanner(): Promise<void> {
+    const before = this.#plannerBefore
+    if (before === undefined) return
+    this.#plannerBefore = undefined
+    const { sql, parameters } = restorePlanner(before)
+    await this.#pglite.query(sql, [...parameters], QUERY_OPTIONS)
   }
 
   /**

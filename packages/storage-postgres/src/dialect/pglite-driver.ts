@@ -59,8 +59,13 @@ export class PGliteDriver implements Driver {
     return connection
   }
 
-  async releaseConnection(): Promise<void> {
-    this.#session.mutex.unlock()
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    try {
+      // Outside the scope: a cancelled analysis's connection must still be put back as it was.
+      await outsideQueryScope(() => asPGlite(connection).restorePlanner())
+    } finally {
+      this.#session.mutex.unlock()
+    }
   }
 
   /** Puts this driver's settings on the session. Called holding the instance's mutex. */

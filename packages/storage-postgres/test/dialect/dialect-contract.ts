@@ -6,6 +6,7 @@
 import { Migrator, sql } from 'kysely'
 import type { ColumnType, Generated, Kysely } from 'kysely'
 import { beforeAll, beforeEach, expect, it } from 'vitest'
+import { CancellableQueryScope } from '../../../core/src/query/execution/cancellation.js'
 
 export interface TestDatabase {
   items: { id: string; name: string; qty: Generated<number> }
@@ -280,6 +281,15 @@ export function dialectContract(harness: () => DialectHarness, traits: DialectTr
   it('runs its sessions without JIT compilation (analyses compiled longer than they ran)', async () => {
     const row = await sql<{ jit: string }>`select current_setting('jit') as jit`.execute(db())
     expect(row.rows).toEqual([{ jit: 'off' }])
+  })
+
+  it("plans an analysis's statements without nested loops, and only those", async () => {
+    const nestloop = async () => (await sql<{ v: string }>`select current_setting('enable_nestloop') as v`.execute(db())).rows[0]!.v
+    expect(await nestloop()).toBe('on')
+    // Core runs every analysis in a query scope; two statements, as an analysis runs several.
+    const inside = await new CancellableQueryScope().run(async () => [await nestloop(), await nestloop()])
+    expect(inside).toEqual(['off', 'off'])
+    expect(await nestloop()).toBe('on')
   })
 
   it('pads whole-second timestamps to six fractional digits', async () => {

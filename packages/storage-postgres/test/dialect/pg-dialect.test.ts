@@ -3,6 +3,7 @@ import { Kysely, sql } from 'kysely'
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPgDialect } from '../../src/dialect/index.js'
+import { CancellableQueryScope } from '../../../core/src/query/execution/cancellation.js'
 import { dialectContract } from './dialect-contract.js'
 import type { DialectHarness, TestDatabase } from './dialect-contract.js'
 
@@ -68,6 +69,25 @@ describe.skipIf(!url)('createPgDialect on a Postgres server (skipped unless SIGH
       expect((await sql.raw(query).execute(db)).rows).toEqual([{ n: 42, d: '2026-01-01' }])
       const direct = (await pool.query(query)).rows[0]
       expect(direct.n).toBe('42') // pg's own parser: int8 as a string
+    })
+
+    it("gives the pool its clients back with their planner settings as they were before an analysis", async () => {
+      // One client, so the pool's next query runs on the client the analysis used.
+      const single = new Pg.Pool({ connectionString: url, max: 1 })
+      const one = new Kysely<TestDatabase>({ dialect: createPgDialect({ pool: single }) })
+      try {
+        const setting = sql<{ v: string }>`select current_setting('enable_nestloop') as v`
+        await single.query('set enable_nestloop = off')
+        // Put back as it was (off here), not reset to the server's default.
+        expect((await new CancellableQueryScope().run(() => setting.execute(one))).rows).toEqual([{ v: 'off' }])
+        expect((await single.query("select current_setting('enable_nestloop') as v")).rows).toEqual([{ v: 'off' }])
+        await single.query('set enable_nestloop = on')
+        expect((await new CancellableQueryScope().run(() => setting.execute(one))).rows).toEqual([{ v: 'off' }])
+        expect((await single.query("select current_setting('enable_nestloop') as v")).rows).toEqual([{ v: 'on' }])
+      } finally {
+        await one.destroy()
+        await single.end()
+      }
     })
 
     it('leaves the pool open on destroy unless told to end it', async () => {
