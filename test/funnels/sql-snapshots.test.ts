@@ -280,7 +280,7 @@ describe('funnel SQL, compiled with no database', () => {
         x2 as (select v.tgt, v.p0, v.seq, v.ts from v2 as v join e2 as e on (e.tgt = v.tgt and e.p0 = v.p0) and e.tb = v.tb
               where v.vp and e.xs is not null and v.seq > e.xs),
         k1 as (select tgt, p0, seq from (
-              select tgt, p0, seq, k, st, min(case when k = 2 and tb is not null and cc = trc then ts end) over (partition by tgt order by seq rows between current row and unbounded following) as nx
+              select tgt, p0, seq, k, st, min(case when k = 2 and tb is not null and cc = trc then ts end) over (partition by tgt order by seq desc rows between unbounded preceding and current row) as nx
               from w2) as m where k = 0 and nx is not null and nx - st <= 1209600000000),
         i3 as (select tgt, p0, seq, 0 as k, st, t1, t2, cast(null as bigint) as ts, cast(null as varchar) as u, 0 as multi, rc, cast(null as bigint) as cc, cast(null as bigint) as nc from t2
         union all
@@ -386,7 +386,7 @@ describe('funnel SQL, compiled with no database', () => {
         x2 as (select v.tgt, v.p0, v.seq, v.ts from v2 as v join e2 as e on (e.tgt = v.tgt and e.p0 = v.p0) and e.tb = v.tb
               where v.vp and e.xs is not null and v.seq > e.xs),
         k1 as (select tgt, p0, seq from (
-              select tgt, p0, seq, k, st, min(case when k = 2 and tb is not null and cc = trc then ts end) over (partition by tgt order by seq rows between current row and unbounded following) as nx
+              select tgt, p0, seq, k, st, min(case when k = 2 and tb is not null and cc = trc then ts end) over (partition by tgt order by seq desc rows between unbounded preceding and current row) as nx
               from w2) as m where k = 0 and nx is not null and nx - st <= 1209600000000),
         i3 as (select tgt, p0, seq, 0 as k, st, t1, t2, cast(null as bigint) as ts, cast(null as varchar) as u, 0 as multi, rc, cast(null as bigint) as cc, cast(null as bigint) as nc from t2
         union all
@@ -612,7 +612,7 @@ describe('funnel SQL, compiled with no database', () => {
         union all
         select tgt, p0, per, 3, seq, t3, 0 from t3),
         tk as (select tgt, p0, per, max(lvl) as k, max(case when lvl = 3 and fx = 0 then 1 else 0 end) as conv from tall group by tgt, p0, per),
-        tm as (select m.*, min(case when hit = 1 then ts end) over (partition by tgt, per order by seq, hit rows between current row and unbounded following) as nh
+        tm as (select m.*, min(case when hit = 1 then ts end) over (partition by tgt, per order by seq desc, hit desc rows between unbounded preceding and current row) as nh
               from (select a.tgt, a.p0, a.per, a.seq, a.ets as ts, a.fx, 0 as hit from tall as a join tk on (tk.tgt = a.tgt and tk.p0 = a.p0 and tk.per = a.per) and a.lvl = tk.k where tk.conv = 0) as m),
         tstate as (select tk.*, coalesce(f.fx, 2) as state from tk left join (
                 select tgt, p0, per, fx, row_number() over (partition by tgt, per order by seq) as rn from tm where hit = 0 and (nh is null or nh - ts > 1209600000000)
@@ -698,7 +698,7 @@ describe('funnel SQL, compiled with no database', () => {
         union all
         select tgt, p0, per, 3, seq, t3, 0 from t3),
         tk as (select tgt, p0, per, max(lvl) as k, max(case when lvl = 3 and fx = 0 then 1 else 0 end) as conv from tall group by tgt, p0, per),
-        tm as (select m.*, min(case when hit = 1 then ts end) over (partition by tgt, per order by seq, hit rows between current row and unbounded following) as nh
+        tm as (select m.*, min(case when hit = 1 then ts end) over (partition by tgt, per order by seq desc, hit desc rows between unbounded preceding and current row) as nh
               from (select a.tgt, a.p0, a.per, a.seq, a.ets as ts, a.fx, 0 as hit from tall as a join tk on (tk.tgt = a.tgt and tk.p0 = a.p0 and tk.per = a.per) and a.lvl = tk.k where tk.conv = 0) as m),
         tstate as (select tk.*, coalesce(f.fx, 2) as state from tk left join (
                 select tgt, p0, per, fx, row_number() over (partition by tgt, per order by seq) as rn from tm where hit = 0 and (nh is null or nh - ts > 1209600000000)
@@ -876,5 +876,21 @@ describe('funnel SQL, compiled with no database', () => {
         }
       `)
     })
+  })
+
+  // Postgres computes a frame that starts at the current row again for every row when its aggregate cannot
+  // undo a row (min, max): quadratic in a heavy person's codes (a strict funnel with an exclusion, 1M events:
+  // 4.9 s, then 4.0 s with the frame running the other way). A suffix is a running frame in descending order.
+  it('runs no window frame from the current row to the end, on any dialect', async () => {
+    let frames = 0
+    for (const name of Object.keys(SNAPSHOT_DIALECTS) as Array<keyof typeof SNAPSHOT_DIALECTS>) {
+      for (const which of Object.keys(REQUESTS) as Array<keyof typeof REQUESTS>) {
+        const { sql } = await compiled(name, which)
+        expect(sql, `${name}, ${which}`).not.toMatch(/rows between current row and unbounded following/i)
+        frames += sql.match(/rows between unbounded preceding and current row/gi)?.length ?? 0
+      }
+    }
+    // The suffixes are there, running the other way.
+    expect(frames).toBeGreaterThan(0)
   })
 })

@@ -145,11 +145,13 @@ export function levelSql(plan: FunnelPlan, level: number, hooks: SqlHooks): Leve
   }
   // 6. A tenure of E[L] that an exclusion code hit while E[L] was set, after it and within its window, is marked
   //    (steps.rs marks the furthest path; funnels.md §6). Only the first live code after it matters: times only grow.
+  //    The first one from each row on is a running minimum in descending order: a frame running forward
+  //    (`current row and unbounded following`) is computed again for every row on Postgres, quadratic in a run's codes.
   const liveX = strict ? sql`k = ${int(X)} and tb is not null and cc = trc` : sql`k = ${int(X)}`
   ctes.push([
     names.marked,
     sql`select ${run}, seq from (
-      select ${run}, seq, k, st, min(case when ${liveX} then ts end) over (partition by ${part} order by seq rows between current row and unbounded following) as nx
+      select ${run}, seq, k, st, min(case when ${liveX} then ts end) over (partition by ${part} order by seq desc rows between unbounded preceding and current row) as nx
       from ${id(names.win)}) as m where k = 0 and nx is not null and nx - st <= ${W}`,
   ])
   return { ctes, tenures: names.tenures, excluded: names.excluded, marked: names.marked, hits: plan.trends ? names.hits : null }

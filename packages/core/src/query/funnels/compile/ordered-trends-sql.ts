@@ -68,9 +68,10 @@ export function orderedTrendCtes(
   if (hits.length > 0) {
     atK.push(sql`select ${runCols(plan, 'h')}, h.seq, h.ts, 0, 1 from (${join(hits, '\nunion all\n')}) as h join tk on ${on('tk', 'h')} and h.lvl = tk.k where tk.conv = 0`)
   }
+  // The first hit from each row on, as a running minimum in descending order (a frame running forward is quadratic on Postgres).
   ctes.push([
     'tm',
-    sql`select m.*, min(case when hit = 1 then ts end) over (partition by ${part} order by seq, hit rows between current row and unbounded following) as nh
+    sql`select m.*, min(case when hit = 1 then ts end) over (partition by ${part} order by seq desc, hit desc rows between unbounded preceding and current row) as nh
       from (${join(atK, '\nunion all\n')}) as m`,
   ])
   ctes.push([
