@@ -143,8 +143,14 @@ export function funnelRunsSql(plan: FunnelPlan): Sql {
     case 'first_touch':
     case 'last_touch': {
       const dir = plan.runs === 'first_touch' ? sql`` : sql` desc`
-      const nonEmpty = join(b.map((c) => sql`${c} <> ''`), ' or ')
-      const touch = sql`select tgt, ${join(b)}, row_number() over (partition by tgt order by ts${dir}, fs${dir}, uuid${dir}) as rn from fe where ${nonEmpty}`
+      const edge = plan.runs === 'first_touch' ? sql`min` : sql`max`
+      const nonEmpty = (alias?: string) => join(cols('b', k, alias).map((c) => sql`${c} <> ''`), ' or ')
+      // The earliest (latest) instant with a value by a grouping, then the order within that instant: a
+      // row_number over every event sorted them all (a strict funnel reads every event in range: on the
+      // Postgres server at 1M events, a 3.5 s sort that spilled to disk).
+      const instant = sql`select tgt, ${edge}(ts) as tts from fe where ${nonEmpty()} group by tgt`
+      const touch = sql`select f.tgt, ${join(cols('b', k, 'f'))}, row_number() over (partition by f.tgt order by f.fs${dir}, f.uuid${dir}) as rn
+        from fe as f join (${instant}) as ti on ti.tgt = f.tgt and f.ts = ti.tts where ${nonEmpty('f')}`
       return sql`select fe.tgt, ${join(cols('b', k, 'ft').map((c, i) => sql`coalesce(${c}, '') as ${id(`p${i}`)}`))}, ${restOf('fe')}
         from fe left join (${touch}) as ft on ft.tgt = fe.tgt and ft.rn = 1`
     }
