@@ -16,6 +16,7 @@ import { isAdditive, planSeries, type SeriesPlan } from './series-plan.js'
 import type { TrendRequest, TrendSeries } from './trend-request.js'
 import { PERSON_KEY } from '../scope/event-scope.js'
 import type { QuerySources } from '../scope/query-sources.js'
+import { firstEventsSql } from './first-events-sql.js'
 import { sqlCast } from '../../db/sql-cast.js'
 
 /** One output row of a series: a breakdown value (or none) and its values. */
@@ -265,8 +266,8 @@ export async function histogramBinsFor(ctx: EngineContext, request: TrendRequest
   const s = scope.sources
   // first_time_for_user bins the values of the first events it counts, as its rows are those events.
   const rows = firstTime
-    ? sql`select * from (select ${sql.join(values, sql`, `)}, ${s.timestampMicros} as u, row_number() over (partition by ${PERSON_KEY} order by ${s.timestamp}, cast(${s.uuid} as text)) as rn from ${scope.from} where ${scope.where}) as f
-        where rn = 1 and u >= ${sql.lit(plan.range.fromMicros)} and u <= ${sql.lit(plan.range.toMicros)}`
+    ? sql`select * from (${firstEventsSql(sql`select ${sql.join(values, sql`, `)}, ${s.timestampMicros} as u, ${PERSON_KEY} as fp, ${s.timestamp} as ft, cast(${s.uuid} as text) as fu from ${scope.from} where ${scope.where}`)}) as f
+        where frn = 1 and u >= ${sql.lit(plan.range.fromMicros)} and u <= ${sql.lit(plan.range.toMicros)}`
     : sql`select ${sql.join(values, sql`, `)} from ${scope.from} where ${scope.where}${groupOnly(series, s)}`
   const query = sql<Record<string, unknown>>`select ${sql.join(bounds, sql`, `)} from (${rows}) as r`
   const [row] = (await runStorage('trend histogram bins', () => query.execute(ctx.db))).rows

@@ -8,6 +8,7 @@ import { stickinessActorsSql } from '../stickiness/stickiness-actors.js'
 import { pageActors, type ActorsPage, type ActorsResult } from '../actors/actor-details.js'
 import { OTHER_MARKER } from '../breakdowns/breakdown-markers.js'
 import { actorSql, type CellsInput } from './cells-sql.js'
+import { firstEventsSql } from './first-events-sql.js'
 import { notOneOfSql } from './key-filter.js'
 import type { Period } from '../dates/periods.js'
 import { decodePoint, pointBucket, type Point } from './point-params.js'
@@ -100,8 +101,9 @@ async function trendPointActorsSql(ctx: EngineContext, env: QueryEnv, request: T
   ]
   if (plan.kind === 'first-time') {
     // The person's first matching event ever, counted when it falls in the range (and the point).
-    const ranked = sql`select ${sql.join(columns, sql`, `)}, row_number() over (partition by ${PERSON_KEY} order by ${s.timestamp}, cast(${s.uuid} as text)) as rn from ${scope.from} where ${scope.where}`
-    const from = sql<SqlBool>`u >= ${sql.lit(plan.range.fromMicros)} and u <= ${sql.lit(plan.range.toMicros)} and rn = 1`
+    const rows = sql`select ${sql.join(columns, sql`, `)}, ${PERSON_KEY} as fp, ${s.timestamp} as ft, cast(${s.uuid} as text) as fu from ${scope.from} where ${scope.where}`
+    const ranked = firstEventsSql(rows)
+    const from = sql<SqlBool>`u >= ${sql.lit(plan.range.fromMicros)} and u <= ${sql.lit(plan.range.toMicros)} and frn = 1`
     return sql`select a, count(*) as n from (${ranked}) as r where ${sql.join([from, ...conditions], sql` and `)} group by a`
   }
   const rows = sql`select ${sql.join(columns, sql`, `)} from ${scope.from} where ${scope.where}`
