@@ -1,6 +1,7 @@
 import type { CompiledQuery, DatabaseConnection, QueryResult, TransactionSettings } from 'kysely'
 import { activeQueryScope, runInterruptible } from '@sightline/core/storage'
 import type { PGliteLike, PGliteQueryOptions, PGliteTransactionLike } from './pglite-dialect-config.js'
+import type { PGliteSession } from './pglite-session.js'
 import { analysisPlanner, restorePlanner } from './analysis-planner.js'
 import { typeParsers } from './type-parsers.js'
 
@@ -30,12 +31,12 @@ interface OpenTransaction {
  */
 export class PGliteConnection implements DatabaseConnection {
   readonly #pglite: PGliteLike
+  readonly #session: PGliteSession
   #transaction: OpenTransaction | undefined
-  /** While the session holds `analysisPlanner`'s settings: the value to put back. */
-  #plannerBefore: string | undefined
 
-  constructor(pglite: PGliteLike) {
+  constructor(pglite: PGliteLike, session: PGliteSession) {
     this.#pglite = pglite
+    this.#session = session
   }
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
@@ -44,9 +45,9 @@ export class PGliteConnection implements DatabaseConnection {
     const client = this.#transaction?.tx ?? this.#pglite
     if (activeQueryScope()) {
       await yieldToEventLoop()
-      if (this.#plannerBefore === undefined) {
+      if (this.#session.plannerBefore === undefined) {
         const { rows } = await client.query<{ before: string }>(analysisPlanner.sql, [], QUERY_OPTIONS)
-        this.#plannerBefore = rows[0]!.before
+        this.#session.plannerBefore = rows[0]!.before
       }
     }
     const result = await runInterruptible(undefined, () => client.query<R>(compiledQuery.sql, [...compiledQuery.parameters], QUERY_OPTIONS))
@@ -56,13 +57,14 @@ export class PGliteConnection implements DatabaseConnection {
   }
 
   /**
-   * Puts back the planner settings an analysis's statements took, if they
-   * did: called by the driver before the session goes to its next user.
+   * Puts back the planner settings an analysis's statements took, if the
+   * session holds them: called by the driver before a statement outside any
+   * analysis, and when it is destroyed.
    */
   async restorePlanner(): Promise<void> {
-    const before = this.#plannerBefore
+    const before = this.#session.plannerBefore
     if (before === undefined) return
-    this.#plannerBefore = undefined
+    this.#session.plannerBefore = undefined
     const { sql, parameters } = restorePlanner(before)
     await this.#pglite.query(sql, [...parameters], QUERY_OPTIONS)
   }

@@ -16,6 +16,8 @@ export interface PGliteSession {
   current: string | undefined
   /** The instance's `search_path` before any driver changed it: what a driver without a schema runs on. */
   defaultPath: string | undefined
+  /** While the session holds `analysisPlanner`'s settings: the value to put back (the session's, whichever driver set them). */
+  plannerBefore: string | undefined
 }
 
 const sessions = new WeakMap<PGliteLike, PGliteSession>()
@@ -24,7 +26,7 @@ const sessions = new WeakMap<PGliteLike, PGliteSession>()
 export function pgliteSession(pglite: PGliteLike): PGliteSession {
   let session = sessions.get(pglite)
   if (!session) {
-    session = { mutex: new ConnectionMutex(), current: undefined, defaultPath: undefined }
+    session = { mutex: new ConnectionMutex(), current: undefined, defaultPath: undefined, plannerBefore: undefined }
     sessions.set(pglite, session)
   }
   return session

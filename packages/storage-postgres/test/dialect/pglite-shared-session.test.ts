@@ -6,6 +6,7 @@
 import { PGlite } from '@electric-sql/pglite'
 import { Kysely, sql } from 'kysely'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { CancellableQueryScope } from '../../../core/src/query/execution/cancellation.js'
 import { PGliteDialect } from '../../src/dialect/index.js'
 
 interface Db {
@@ -52,4 +53,22 @@ it('each driver writes and reads its own schema, whichever driver ran last', asy
   } finally {
     await Promise.all([a.destroy(), b.destroy(), plain.destroy()])
   }
+})
+
+it("one driver's analysis planner is the session's: another driver's statement outside an analysis, and the host after close, plan as before", async () => {
+  const a = new Kysely<Db>({ dialect: new PGliteDialect({ pglite, schema: 'a' }) })
+  const b = new Kysely<Db>({ dialect: new PGliteDialect({ pglite, schema: 'b' }) })
+  const nestloop = sql<{ v: string }>`select current_setting('enable_nestloop') as v`
+  try {
+    await pglite.query('set enable_nestloop = on')
+    // a's analysis takes the planner settings, and b's analysis finds them taken (it must not record 'off' as the value to put back).
+    expect((await new CancellableQueryScope().run(() => nestloop.execute(a))).rows).toEqual([{ v: 'off' }])
+    expect((await new CancellableQueryScope().run(() => nestloop.execute(b))).rows).toEqual([{ v: 'off' }])
+    expect((await nestloop.execute(b)).rows).toEqual([{ v: 'on' }])
+    // Taken again, then the engine closes: the host's instance gets its planner back.
+    expect((await new CancellableQueryScope().run(() => nestloop.execute(a))).rows).toEqual([{ v: 'off' }])
+  } finally {
+    await Promise.all([a.destroy(), b.destroy()])
+  }
+  expect((await pglite.query<{ v: string }>("select current_setting('enable_nestloop') as v")).rows).toEqual([{ v: 'on' }])
 })
