@@ -16,6 +16,8 @@ interface OpenTransaction {
   readonly finish: (commit: boolean) => void
   /** Settles when PGlite has run COMMIT or ROLLBACK; rejects with its error. */
   readonly settled: Promise<void>
+  /** Whether `analysisPlanner` ran inside it: a rollback undoes it, and the session must know. */
+  plannerSet: boolean
 }
 
 /**
@@ -48,6 +50,7 @@ export class PGliteConnection implements DatabaseConnection {
       if (this.#session.plannerBefore === undefined) {
         const { rows } = await client.query<{ before: string }>(analysisPlanner.sql, [], QUERY_OPTIONS)
         this.#session.plannerBefore = rows[0]!.before
+        if (this.#transaction) this.#transaction.plannerSet = true
       }
     }
     const result = await runInterruptible(undefined, () => client.query<R>(compiledQuery.sql, [...compiledQuery.parameters], QUERY_OPTIONS))
@@ -101,7 +104,7 @@ export class PGliteConnection implements DatabaseConnection {
       settled.catch(reject)
     })
 
-    const transaction: OpenTransaction = { tx, finish, settled }
+    const transaction: OpenTransaction = { tx, finish, settled, plannerSet: false }
     this.#transaction = transaction
 
     const characteristics = transactionCharacteristics(settings)
@@ -122,7 +125,12 @@ export class PGliteConnection implements DatabaseConnection {
     if (!transaction) throw new Error('no transaction is open on this PGlite connection')
     this.#transaction = undefined
     transaction.finish(true)
-    await transaction.settled
+    try {
+      await transaction.settled
+    } catch (error) {
+      this.#plannerUndone(transaction)
+      throw error
+    }
   }
 
   /** Rolls back. Safe to call when no transaction is open (kysely does, after a failed commit). */
@@ -131,7 +139,16 @@ export class PGliteConnection implements DatabaseConnection {
     if (!transaction) return
     this.#transaction = undefined
     transaction.finish(false)
-    await transaction.settled
+    try {
+      await transaction.settled
+    } finally {
+      this.#plannerUndone(transaction)
+    }
+  }
+
+  /** A transaction that did not commit took back the planner settings set inside it: the session no longer holds them. */
+  #plannerUndone(transaction: OpenTransaction): void {
+    if (transaction.plannerSet) this.#session.plannerBefore = undefined
   }
 }
 

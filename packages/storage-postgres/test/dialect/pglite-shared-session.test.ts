@@ -72,3 +72,23 @@ it("one driver's analysis planner is the session's: another driver's statement o
   }
   expect((await pglite.query<{ v: string }>("select current_setting('enable_nestloop') as v")).rows).toEqual([{ v: 'on' }])
 })
+
+it('an analysis transaction that rolls back takes its planner settings with it, and the next analysis sets them again', async () => {
+  const a = new Kysely<Db>({ dialect: new PGliteDialect({ pglite, schema: 'a' }) })
+  const nestloop = sql<{ v: string }>`select current_setting('enable_nestloop') as v`
+  try {
+    await pglite.query('set enable_nestloop = on')
+    const failed = new CancellableQueryScope().run(() =>
+      a.transaction().execute(async (trx) => {
+        expect((await nestloop.execute(trx)).rows).toEqual([{ v: 'off' }])
+        throw new Error('rolled back')
+      }),
+    )
+    await expect(failed).rejects.toThrow('rolled back')
+    // The rollback put 'on' back; the next analysis must not take the settings for held.
+    expect((await new CancellableQueryScope().run(() => nestloop.execute(a))).rows).toEqual([{ v: 'off' }])
+    expect((await nestloop.execute(a)).rows).toEqual([{ v: 'on' }])
+  } finally {
+    await a.destroy()
+  }
+})
