@@ -57,7 +57,7 @@ describe('funnel correlation SQL, compiled with no database', () => {
           
           
           from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $3 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($4, "e"."event")) as fe0),
-      runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
+      runs as not materialized (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
       sl as (select tgt, p0, coalesce(list(ts) filter (where ((sm % 2) >= 1)), []) as l0, coalesce(list(ts) filter (where ((sm % 4) >= 2)), []) as l1, min(case when ((sm % 2) >= 1) then ts end) as lo, max(case when ((sm % 2) >= 1) then ts end) + 1209600000000 as hi
           from runs group by tgt, p0),
       sc0 as (select tgt, p0, easy, lo, hi, unnest((case when easy = 1 then l0 else list_value(lo) end)) as c0, l0, l1

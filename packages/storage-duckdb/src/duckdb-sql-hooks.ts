@@ -55,6 +55,8 @@ export const duckdbSqlHooks: SqlHooks = {
   // Narrower window sorts; DuckDB materializes the events' CTE the codes need.
   codesPathNames: true,
   lists: duckdbListHooks(),
+  // `as not materialized` is DuckDB's spelling too: the step lists' events are read twice rather than stored.
+  inlinesCtes: true,
 }
 
 /** A frame offset is a literal the compiler computed; only a positive safe integer is accepted. */

@@ -1,6 +1,6 @@
 import { sql, type Expression } from 'kysely'
 import type { SqlHooks } from '../../storage.js'
-import { int, join, withCtes, type Sql } from '../funnels/compile/sql-kit.js'
+import { int, join, withCtes, type Cte, type Sql } from '../funnels/compile/sql-kit.js'
 import { actorCtes, actorEvents, type ActorEvents } from './correlation-actors-sql.js'
 import type { CorrelationRequest } from './correlation-request.js'
 import type { FunnelEnv } from '../funnels/funnel-env.js'
@@ -105,7 +105,7 @@ export function correlationSql(hooks: SqlHooks, request: CorrelationRequest, env
  */
 export function contingencySql(
   request: CorrelationRequest,
-  ctes: ReadonlyArray<readonly [string, Sql]>,
+  ctes: ReadonlyArray<Cte>,
   events: ActorEvents,
   hooks: SqlHooks,
   projectId: number,

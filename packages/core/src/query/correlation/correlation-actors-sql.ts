@@ -1,7 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely'
 import type { SqlHooks } from '../../storage.js'
 import type { PropertyFilters } from '../filters/property-filters.js'
-import { id, int, type Sql } from '../funnels/compile/sql-kit.js'
+import { id, int, type Cte, type Sql } from '../funnels/compile/sql-kit.js'
 import type { FunnelEnv } from '../funnels/funnel-env.js'
 import { planFunnel } from '../funnels/funnel-plan.js'
 import type { FunnelRequest } from '../funnels/funnel-request.js'
@@ -18,7 +18,7 @@ import type { QuerySources } from '../scope/query-sources.js'
  * The funnel's own CTEs compute them; `request` has no breakdown, so each
  * target is one row.
  */
-export function actorCtes(hooks: SqlHooks, request: FunnelRequest, env: FunnelEnv): Array<readonly [string, Sql]> {
+export function actorCtes(hooks: SqlHooks, request: FunnelRequest, env: FunnelEnv): Array<Cte> {
   const plan = planFunnel(request, request.steps.length)
   return [...outcomeCtes(hooks, request, env, plan), ['ca', sql`select tgt, reached, t1 as first_ts, ${id(`t${plan.n}`)} as final_ts from outcome`]]
 }

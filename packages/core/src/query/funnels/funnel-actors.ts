@@ -4,7 +4,7 @@ import { runStorage } from '../../db/run.js'
 import { ValidationError } from '../../errors.js'
 import { formatTimestamp } from '../../time/timestamp.js'
 import { personlessDistinctIds } from '../scope/personless-distinct-ids.js'
-import { cols, id, int, join, withCtes } from './compile/sql-kit.js'
+import { cols, id, int, join, withCtes, type Cte } from './compile/sql-kit.js'
 import { funnelEnv } from './funnel-env.js'
 import { planFunnel } from './funnel-plan.js'
 import type { ActorSteps, FunnelActorsRequest } from './funnel-request.js'
@@ -72,7 +72,7 @@ export async function funnelActors(
 
 /** The CTEs ending in `act(tgt, p0.., first_ts)`, one row per listed entry, and how many `p` columns it has. */
 interface Listing {
-  readonly ctes: Array<readonly [string, RawBuilder<unknown>]>
+  readonly ctes: Array<Cte>
   readonly dims: number
 }
 

@@ -4,9 +4,10 @@ import { bucketStarts, type BucketLimit } from '../dates/buckets.js'
 import { bucketIndexSql } from '../dates/bucket-index-sql.js'
 import { DAY } from '../dates/civil.js'
 import { funnelEventsSql, funnelRunsSql } from './compile/funnel-events-sql.js'
+import { stepListsFor } from './compile/funnel-lists-sql.js'
 import { orderedOutcomeCtes } from './compile/ordered-sql.js'
 import { orderedTrendCtes } from './compile/ordered-trends-sql.js'
-import { withCtes, type Sql } from './compile/sql-kit.js'
+import { withCtes, type Cte, type Sql } from './compile/sql-kit.js'
 import { finalValuesCte, stepsAggregateSql } from './compile/steps-aggregate-sql.js'
 import { timeToConvertSql } from './compile/time-to-convert-sql.js'
 import { unorderedFiling, unorderedOutcomeCtes } from './compile/unordered-sql.js'
@@ -24,13 +25,13 @@ import { funnelSources } from './funnel-sources.js'
  */
 
 /** The CTEs that end in `outcome(tgt, p0.., reached, t1..tn)`: every run's furthest step and step times. */
-export function outcomeCtes(hooks: SqlHooks, request: FunnelRequest, env: FunnelEnv, plan: FunnelPlan): Array<readonly [string, Sql]> {
+export function outcomeCtes(hooks: SqlHooks, request: FunnelRequest, env: FunnelEnv, plan: FunnelPlan): Array<Cte> {
   const perRun = plan.order === 'unordered' ? unorderedOutcomeCtes(plan, unorderedFiling(request.steps, plan, hooks), hooks) : orderedOutcomeCtes(plan, hooks)
   return [...runsCtes(hooks, request, env, plan), ...perRun]
 }
 
 /** The steps view's CTEs, ending in `fin`: each run with the value it is shown under. */
-export function stepsCtes(hooks: SqlHooks, request: FunnelRequest, env: FunnelEnv, plan: FunnelPlan): Array<readonly [string, Sql]> {
+export function stepsCtes(hooks: SqlHooks, request: FunnelRequest, env: FunnelEnv, plan: FunnelPlan): Array<Cte> {
   const b = request.breakdown
   const limit = b === null || plan.runs === 'cohort' ? null : b.limit
   return [...outcomeCtes(hooks, request, env, plan), ['fin', finalValuesCte(plan, limit, hooks)]]
@@ -47,7 +48,7 @@ export function trendsCtes(
   request: FunnelRequest,
   env: FunnelEnv,
   bucketLimit: BucketLimit,
-): { plan: FunnelPlan; starts: Date[]; ctes: Array<readonly [string, Sql]> } {
+): { plan: FunnelPlan; starts: Date[]; ctes: Array<Cte> } {
   const plan = planFunnel(request, request.toStep + 1)
   const { timezone, weekStartDay } = env.project
   const starts = bucketStarts(env.range, request.interval, timezone, weekStartDay, bucketLimit)
@@ -85,7 +86,7 @@ export function funnelTrendsSql(hooks: SqlHooks, request: FunnelRequest, env: Fu
 }
 
 /** `fe` and `runs`: the funnel's events and how they split into runs. */
-function runsCtes(hooks: SqlHooks, request: FunnelRequest, env: FunnelEnv, plan: FunnelPlan): Array<readonly [string, Sql]> {
+function runsCtes(hooks: SqlHooks, request: FunnelRequest, env: FunnelEnv, plan: FunnelPlan): Array<Cte> {
   const sources = funnelSources({
     request,
     plan,
@@ -96,8 +97,7 @@ function runsCtes(hooks: SqlHooks, request: FunnelRequest, env: FunnelEnv, plan:
     cohorts: env.cohorts,
     now: env.now,
   })
-  return [
-    ['fe', funnelEventsSql(plan, sources)],
-    ['runs', funnelRunsSql(plan)],
-  ]
+  // Step lists read every run's events and the passes only those of the runs the lists leave: read twice, not stored (SqlHooks.inlinesCtes).
+  const inline = hooks.inlinesCtes === true && stepListsFor(plan, hooks) !== null
+  return [['fe', funnelEventsSql(plan, sources)], inline ? ['runs', funnelRunsSql(plan), true] : ['runs', funnelRunsSql(plan)]]
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import type { EngineContext } from '../../context.js'
 import { ValidationError } from '../../errors.js'
-import { id, int, join, type Sql } from '../funnels/compile/sql-kit.js'
+import { id, int, join, type Cte, type Sql } from '../funnels/compile/sql-kit.js'
 import { actorConditions } from '../funnels/funnel-actors.js'
 import { funnelEnv } from '../funnels/funnel-env.js'
 import { planFunnel } from '../funnels/funnel-plan.js'
@@ -25,7 +25,7 @@ export interface FunnelPaths {
 
 /** The funnel's actors and their time bounds, as CTEs ending in `fpa(tgt, lo, hi)` (epoch µs, null: open). */
 export interface FunnelPathBounds {
-  readonly ctes: ReadonlyArray<readonly [string, Sql]>
+  readonly ctes: ReadonlyArray<Cte>
   /** The funnel's conversion window: paths split into sessions at gaps this long or longer. */
   readonly sessionGapMicros: number
 }

@@ -1,6 +1,7 @@
 import { sql, type Expression, type RawBuilder } from 'kysely'
 import type { SqlHooks } from '../../storage.js'
 import type { PathEvents } from './path-events-sql.js'
+import type { Cte } from '../funnels/compile/sql-kit.js'
 
 /** The node PostHog puts between the two ends of a path cut short when both points are set. */
 export const ELLIPSIS = '...'
@@ -20,7 +21,7 @@ export const ELLIPSIS = '...'
  */
 export interface PathItems {
   /** The CTEs a statement reading `events` starts with; none for names as text. */
-  readonly ctes: ReadonlyArray<readonly [string, RawBuilder<unknown>]>
+  readonly ctes: ReadonlyArray<Cte>
   /** The events' rows (`pid, pd, us, id, item`), named (`PathEvents.named`), `item` coded. */
   readonly events: RawBuilder<unknown>
   /** A name as `item` holds it: the bound text, or its code (null when no event is named so, `...` aside: it then equals nothing, as the text would). */

@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { ListHooks, SqlHooks } from '../../../storage.js'
 import type { FunnelPlan } from '../funnel-plan.js'
 import { runCols } from './run-key.js'
-import { hasBit, id, int, join, type Sql } from './sql-kit.js'
+import { hasBit, id, int, join, type Cte, type Sql } from './sql-kit.js'
 
 /**
  * The dialect's list functions when `plan` can follow its runs through step
@@ -53,7 +53,7 @@ export const LIST_WORK_PER_ELEMENT = 64
  * runs, and those whose lists would cost too much (`LIST_WORK_PER_ELEMENT`),
  * are left to the passes.
  */
-export function stepListsCtes(plan: FunnelPlan, lists: ListHooks): Array<readonly [string, Sql]> {
+export function stepListsCtes(plan: FunnelPlan, lists: ListHooks): Array<Cte> {
   const n = plan.n
   const W = int(plan.windowMicros)
   const run = runCols(plan)
@@ -80,7 +80,7 @@ export function stepListsCtes(plan: FunnelPlan, lists: ListHooks): Array<readonl
   // A run over the work bound is followed from one start (its earliest): one row for `slo`, one pass over each list.
   // Every step's list stays to the end: a tie test reads them all.
   const kept = join([...Array.from({ length: n }, (_, j) => l(j)), ...(twoSteps ? [sql`mm`] : [])])
-  const ctes: Array<readonly [string, Sql]> = [
+  const ctes: Array<Cte> = [
     ['sl', perRun],
     [
       'sc0',

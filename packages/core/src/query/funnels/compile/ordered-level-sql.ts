@@ -3,11 +3,11 @@ import type { SqlHooks } from '../../../storage.js'
 import type { FunnelPlan } from '../funnel-plan.js'
 import { P, X } from './ordered-occurrences-sql.js'
 import { carriesRunValue, partitionCols, runCols, runNames } from './run-key.js'
-import { cols, id, int, join, nullOf, sameCols, type Sql } from './sql-kit.js'
+import { cols, id, int, join, nullOf, sameCols, type Cte, type Sql } from './sql-kit.js'
 
 /** The CTEs one level adds: the paths that completed `level` steps, and what exclusions did one level down. */
 export interface LevelCtes {
-  readonly ctes: ReadonlyArray<readonly [string, Sql]>
+  readonly ctes: ReadonlyArray<Cte>
   /** `t{level}`: tenures of E[level] (run, seq, st, t1..t{level}, sts: ',' unless the last instant is split). */
   readonly tenures: string
   /** `x{level}`: runs with a derivation at `level` from an excluded path (run columns only); null without exclusions there. */
@@ -115,7 +115,7 @@ export function levelSql(plan: FunnelPlan, level: number, hooks: SqlHooks): Leve
     ${excl ? sql`, min(case when vx then seq end) as x, min(case when vx then ts end) as xts` : sql``}
     from ${id(names.valid)} group by ${run}, tb, seg`
 
-  const ctes: Array<readonly [string, Sql]> = [
+  const ctes: Array<Cte> = [
     [names.items, items],
     [names.win, win],
     [names.valid, valid],

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import type { FunnelPlan } from '../funnel-plan.js'
 import { carriesRunValue, eventPlan, partitionCols, runCols, runNames } from './run-key.js'
-import { bit, cols, hasBit, hasBitValue, id, int, join, nullOf, sameCols, type Sql } from './sql-kit.js'
+import { bit, cols, hasBit, hasBitValue, id, int, join, nullOf, sameCols, type Cte, type Sql } from './sql-kit.js'
 
 /** `kind` of an occurrence row. */
 export const P = 1
@@ -16,7 +16,7 @@ export const X = 2
  * every run with a step-0 event. Strict funnels: `compacted` names the CTE
  * of their events (`cmp`, or some runs of it).
  */
-export function groupsCtes(plan: FunnelPlan, spans: Sql | null = null, compacted = 'cmp'): Array<readonly [string, Sql]> {
+export function groupsCtes(plan: FunnelPlan, spans: Sql | null = null, compacted = 'cmp'): Array<Cte> {
   const base = eventPlan(plan)
   if (plan.order === 'strict') {
     // `cmp` found the split instants and numbered the events; a split instant's codes are ordered by step, then
@@ -79,7 +79,7 @@ function splitJoin(plan: FunnelPlan, source: Sql): Sql {
  * events, found by three lags and a lead: DuckDB, 10M events, a strict 3-step
  * funnel took 0.87 of the time without them.)
  */
-export function compactedCtes(plan: FunnelPlan): Array<readonly [string, Sql]> {
+export function compactedCtes(plan: FunnelPlan): Array<Cte> {
   const base = eventPlan(plan)
   const run = runCols(base)
   const spans = sql`select ${run}, min(case when ${hasBit(sql`sm`, 0)} then ts end) as lo, max(ts) as hi from runs where sm <> 0 or xm <> 0 group by ${run}`

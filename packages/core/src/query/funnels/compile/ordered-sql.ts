@@ -6,7 +6,7 @@ import { levelSql } from './ordered-level-sql.js'
 import { listOutcomeSql, stepListsCtes, stepListsFor } from './funnel-lists-sql.js'
 import { strictChainCtes, strictChainFor } from './strict-chain-sql.js'
 import { partitionCols, runCols, runNames } from './run-key.js'
-import { id, int, join, nullOf, sameCols, type Sql } from './sql-kit.js'
+import { id, int, join, nullOf, sameCols, type Cte, type Sql } from './sql-kit.js'
 
 const times = (n: number, upTo: number, alias?: string): Sql =>
   join(Array.from({ length: n }, (_, i) => (i < upTo ? id(alias ? `${alias}.t${i + 1}` : `t${i + 1}`) : sql`${nullOf('bigint')} as ${id(`t${i + 1}`)}`)))
@@ -25,12 +25,12 @@ const times = (n: number, upTo: number, alias?: string): Sql =>
  * takes over, which comes to the first path that stays clean, since starts
  * only grow.)
  */
-export function orderedOutcomeCtes(plan: FunnelPlan, hooks: SqlHooks): Array<readonly [string, Sql]> {
+export function orderedOutcomeCtes(plan: FunnelPlan, hooks: SqlHooks): Array<Cte> {
   // Where the dialect has list functions, step lists decide most runs, and the passes below take the rest.
   const lists = stepListsFor(plan, hooks)
   // Where joins of intermediate results hash, a strict funnel's runs without a split instant are chained by joins, and the passes take the rest.
   const chain = strictChainFor(plan, hooks)
-  const ctes: Array<readonly [string, Sql]> = [
+  const ctes: Array<Cte> = [
     ...(lists ? stepListsCtes(plan, lists) : []),
     ...(plan.order === 'strict' ? compactedCtes(plan) : []),
     ...(chain ? strictChainCtes(plan) : []),

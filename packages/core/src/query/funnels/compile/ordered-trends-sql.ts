@@ -4,7 +4,7 @@ import type { FunnelPlan } from '../funnel-plan.js'
 import { compactedCtes, firstLevelSql, groupsCtes, occurrencesSql, P } from './ordered-occurrences-sql.js'
 import { levelSql } from './ordered-level-sql.js'
 import { eventPlan, partitionCols, runCols, runNames } from './run-key.js'
-import { id, int, join, sameCols, type Sql } from './sql-kit.js'
+import { id, int, join, sameCols, type Cte, type Sql } from './sql-kit.js'
 
 /**
  * Ordered and strict funnel trends (funnels.md §10.2, trends.rs) as CTEs
@@ -30,13 +30,13 @@ export function orderedTrendCtes(
   periodOf: (ts: Expression<number>) => Expression<number>,
   fromStep: number,
   hooks: SqlHooks,
-): Array<readonly [string, Sql]> {
+): Array<Cte> {
   const base = eventPlan(plan)
   const baseRun = runCols(base)
   const n = plan.n
   const W = int(plan.windowMicros)
   const strict = plan.order === 'strict'
-  const ctes: Array<readonly [string, Sql]> = [
+  const ctes: Array<Cte> = [
     ...(plan.order === 'strict' ? compactedCtes(plan) : []),
     ...groupsCtes(plan),
     ['occ0', sql`select o.*, ${periodOf(sql.ref('o.ts'))} as eper from (${occurrencesSql(base)}) as o`],

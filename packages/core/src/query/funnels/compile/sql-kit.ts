@@ -31,10 +31,18 @@ export function sameCols(names: ReadonlyArray<string>, a: string, b: string): Sq
   return sql`(${join(names.map((n) => sql`${id(`${a}.${n}`)} = ${id(`${b}.${n}`)}`), ' and ')})`
 }
 
+/**
+ * A common table expression: its name, its body, and `true` third when the
+ * database should compute it at each reference rather than once (spelled
+ * `as not materialized`; only where `SqlHooks.inlinesCtes` says the dialect
+ * accepts it).
+ */
+export type Cte = readonly [name: string, body: Sql, inline?: true]
+
 /** `with a as (...), b as (...) <final>`. */
-export function withCtes(ctes: ReadonlyArray<readonly [string, Sql]>, final: Sql): Sql {
+export function withCtes(ctes: ReadonlyArray<Cte>, final: Sql): Sql {
   if (ctes.length === 0) return final
-  return sql`with ${join(ctes.map(([name, body]) => sql`${id(name)} as (${body})`), ',\n')}\n${final}`
+  return sql`with ${join(ctes.map(([name, body, inline]) => sql`${id(name)} as ${inline ? sql`not materialized ` : sql``}(${body})`), ',\n')}\n${final}`
 }
 
 /** The value of bit `i` (0-based) of a step or gap mask. */

@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { SqlHooks } from '../../../storage.js'
 import type { FunnelPlan } from '../funnel-plan.js'
 import { partitionCols, runCols, runNames } from './run-key.js'
-import { hasBit, id, int, join, nullOf, sameCols, type Sql } from './sql-kit.js'
+import { hasBit, id, int, join, nullOf, sameCols, type Cte, type Sql } from './sql-kit.js'
 
 /**
  * Whether a strict funnel's runs without a split instant can be chained by
@@ -34,14 +34,14 @@ export function strictChainFor(plan: FunnelPlan, hooks: SqlHooks): boolean {
  * node, and the path reported the first to get there (`er`); a run that
  * reaches only step 0 reports its first step-0 event.
  */
-export function strictChainCtes(plan: FunnelPlan): Array<readonly [string, Sql]> {
+export function strictChainCtes(plan: FunnelPlan): Array<Cte> {
   const n = plan.n
   const W = int(plan.windowMicros)
   const run = runCols(plan)
   const names = runNames(plan)
   const isStep = (k: number) => hasBit(sql`sm`, k)
   const t = (k: number, alias?: string) => id(alias ? `${alias}.t${k + 1}` : `t${k + 1}`)
-  const ctes: Array<readonly [string, Sql]> = [
+  const ctes: Array<Cte> = [
     ['sks', sql`select ${run}, max(multi) as split from cmp group by ${run}`],
     ['cmpu', sql`select c.* from cmp as c join sks as s on ${sameCols(names, 's', 'c')} where s.split = 1`],
     // Step-0 nodes: the latest step-0 event of each count of resets before it.

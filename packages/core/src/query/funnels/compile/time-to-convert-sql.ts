@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { SqlHooks } from '../../../storage.js'
-import { id, int, type Sql } from './sql-kit.js'
+import { id, int, type Cte, type Sql } from './sql-kit.js'
 
 /**
  * The time-to-convert histogram from `outcome` (funnels.md §11): one sample
@@ -14,7 +14,7 @@ import { id, int, type Sql } from './sql-kit.js'
  * `lo` (seconds), `width` and `average` (seconds, null without samples); one
  * row with a null `bin` when there is no sample.
  */
-export function timeToConvertSql(fromStep: number, toStep: number, binCount: number | null, hooks: SqlHooks): { ctes: Array<readonly [string, Sql]>; final: Sql } {
+export function timeToConvertSql(fromStep: number, toStep: number, binCount: number | null, hooks: SqlHooks): { ctes: Array<Cte>; final: Sql } {
   const sample = sql`(${id(`t${toStep + 1}`)} - ${id(`t${fromStep + 1}`)})`
   const bins = binCount === null ? sql`least(60, greatest(1, cast(ceil(cbrt(count(*))) as bigint)))` : sql`cast(${int(binCount)} as bigint)`
   const stats = sql`select ${bins} as bins,
@@ -23,7 +23,7 @@ export function timeToConvertSql(fromStep: number, toStep: number, binCount: num
       cast(avg(s) as double precision) / 1000000.0 as average
     from ttc_samples`
   const width = sql`(case when hi - lo = 0 then 60 else ${hooks.intDiv(sql`(hi - lo + bins - 1)`, sql`bins`)} end)`
-  const ctes: Array<readonly [string, Sql]> = [
+  const ctes: Array<Cte> = [
     ['ttc_samples', sql`select ${sample} as s from outcome where reached >= ${int(toStep)}`],
     ['ttc_stats', sql`select st0.*, ${width} as width from (${stats}) as st0`],
   ]

@@ -3,7 +3,7 @@ import type { ListHooks, SqlHooks } from '../../../storage.js'
 import type { FunnelPlan } from '../funnel-plan.js'
 import { LIST_WORK_PER_ELEMENT } from './funnel-lists-sql.js'
 import { runCols } from './run-key.js'
-import { hasBit, id, int, join, type Sql } from './sql-kit.js'
+import { hasBit, id, int, join, type Cte, type Sql } from './sql-kit.js'
 
 /**
  * The dialect's list functions when `plan` is an unordered funnel the step
@@ -40,7 +40,7 @@ export function unorderedListsFor(plan: FunnelPlan, hooks: SqlHooks): ListHooks 
  * square of its events: runs over `LIST_WORK_PER_ELEMENT` times their
  * events go to the passes.
  */
-export function unorderedListsCtes(plan: FunnelPlan, lists: ListHooks): Array<readonly [string, Sql]> {
+export function unorderedListsCtes(plan: FunnelPlan, lists: ListHooks): Array<Cte> {
   const n = plan.n
   const W = int(plan.windowMicros)
   const run = runCols(plan)

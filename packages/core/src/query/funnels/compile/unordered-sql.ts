@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { SqlHooks } from '../../../storage.js'
 import type { FunnelPlan } from '../funnel-plan.js'
 import { carriesRunValue, partitionCols, runCols, runNames } from './run-key.js'
-import { hasBit, id, int, join, sameCols, type Sql } from './sql-kit.js'
+import { hasBit, id, int, join, sameCols, type Cte, type Sql } from './sql-kit.js'
 import { unorderedListsCtes, unorderedListsFor } from './unordered-lists-sql.js'
 
 /** The distinct classes of an unordered funnel's steps, with how many steps share each. */
@@ -38,7 +38,7 @@ export function stepClasses(plan: FunnelPlan): Array<{ cls: number; size: number
  * and each event counts for the class of the step it was filed under. Without
  * it (no event can match two classes), an event's class is its entity's.
  */
-export function unorderedStateCtes(plan: FunnelPlan, filing: SqlHooks | null, hooks: SqlHooks, source = 'runs'): Array<readonly [string, Sql]> {
+export function unorderedStateCtes(plan: FunnelPlan, filing: SqlHooks | null, hooks: SqlHooks, source = 'runs'): Array<Cte> {
   const run = runCols(plan)
   const part = partitionCols(plan)
   const W = int(plan.windowMicros)
@@ -93,7 +93,7 @@ export function unorderedStateCtes(plan: FunnelPlan, filing: SqlHooks | null, ho
  * (`unorderedListsFor`), step lists decide most runs first and these passes
  * read only the runs the lists leave (`urs`).
  */
-export function unorderedOutcomeCtes(plan: FunnelPlan, filing: SqlHooks | null, hooks: SqlHooks): Array<readonly [string, Sql]> {
+export function unorderedOutcomeCtes(plan: FunnelPlan, filing: SqlHooks | null, hooks: SqlHooks): Array<Cte> {
   const run = runCols(plan)
   const part = partitionCols(plan)
   const n = plan.n
@@ -117,7 +117,7 @@ export function unorderedOutcomeCtes(plan: FunnelPlan, filing: SqlHooks | null, 
     from ur5 join (select ${run}, seg, ${join(sourceCols.map(([c]) => id(c!)))} from ur5 where seq = bsrc) as s on ${sameCols(runNames(plan), 's', 'ur5')}`
   // Where the dialect has list functions and the funnel allows them, step lists decide most runs, and the passes below take the rest.
   const lists = unorderedListsFor(plan, hooks)
-  const head: Array<readonly [string, Sql]> = lists
+  const head: Array<Cte> = lists
     ? [
         ...unorderedListsCtes(plan, lists),
         ['urs', sql`select r.* from runs as r join (select ${run} from ulo where sure = 0) as sb on ${sameCols(runNames(plan), 'sb', 'r')}`],
@@ -174,7 +174,7 @@ function overlapping(plan: FunnelPlan): Sql {
  * an island starts with empty queues (every earlier event is out of the
  * window, or an exclusion emptied them), so folding it would change nothing.
  */
-function filedCtes(plan: FunnelPlan, hooks: SqlHooks): Array<readonly [string, Sql]> {
+function filedCtes(plan: FunnelPlan, hooks: SqlHooks): Array<Cte> {
   const run = runCols(plan)
   const part = partitionCols(plan)
   const carries = plan.attributionLevel !== null ? sql`(case when ${carriesRunValue(plan)} then 1 else 0 end)` : sql`1`

@@ -2,7 +2,7 @@ import { sql, type Expression } from 'kysely'
 import type { SqlHooks } from '../../../storage.js'
 import type { FunnelPlan } from '../funnel-plan.js'
 import { eventPlan, partitionCols, runCols } from './run-key.js'
-import { id, int, join, type Sql } from './sql-kit.js'
+import { id, int, join, type Cte, type Sql } from './sql-kit.js'
 import { stepClasses, unorderedStateCtes } from './unordered-sql.js'
 
 /**
@@ -28,7 +28,7 @@ export function unorderedTrendCtes(
   fromStep: number,
   filing: SqlHooks | null,
   hooks: SqlHooks,
-): Array<readonly [string, Sql]> {
+): Array<Cte> {
   const base = eventPlan(plan)
   const run = runCols(base)
   const part = partitionCols(base)
