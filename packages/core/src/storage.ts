@@ -218,12 +218,14 @@ export interface SqlHooks {
   /**
    * Whether a CTE may be spelled `as not materialized` (DuckDB; Postgres
    * 12+), asking the planner to compute it at each reference rather than
-   * store it once. An ordered funnel over step lists (`lists`) marks its
-   * events so: the lists read them all, the window passes only those of the
-   * runs the lists leave (usually none, and an empty join ends the second
-   * read early), where a stored copy of every event cost more (DuckDB, 10M
-   * events, CPU time: a 16% middle step 0.63 of it, rare steps 0.93 to
-   * 0.95). Default false: every CTE as the planner chooses.
+   * store it once. Funnels mark their events so where they read them twice:
+   * an ordered funnel over step lists (`lists`), whose window passes read
+   * only the runs the lists leave (usually none, and an empty join ends that
+   * read early), and a strict funnel, which reads its step events for its
+   * spans' bounds, then the events within them. A stored copy of every event
+   * cost more (DuckDB, 10M events, CPU time: ordered with a 16% middle step
+   * 0.63 of it, rare steps 0.93 to 0.95; strict 0.87 to 0.92, first-touch
+   * breakdown 0.74). Default false: every CTE as the planner chooses.
    */
   readonly inlinesCtes?: boolean
 }

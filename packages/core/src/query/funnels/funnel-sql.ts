@@ -97,7 +97,8 @@ function runsCtes(hooks: SqlHooks, request: FunnelRequest, env: FunnelEnv, plan:
     cohorts: env.cohorts,
     now: env.now,
   })
-  // Step lists read every run's events and the passes only those of the runs the lists leave: read twice, not stored (SqlHooks.inlinesCtes).
-  const inline = hooks.inlinesCtes === true && stepListsFor(plan, hooks) !== null
+  // Read twice rather than stored (SqlHooks.inlinesCtes): step lists read every run's events and the passes only those of the
+  // runs the lists leave; a strict funnel reads its step events for the spans' bounds, then the events within them.
+  const inline = hooks.inlinesCtes === true && (plan.order === 'strict' || stepListsFor(plan, hooks) !== null)
   return [['fe', funnelEventsSql(plan, sources)], inline ? ['runs', funnelRunsSql(plan), true] : ['runs', funnelRunsSql(plan)]]
 }
