@@ -50,7 +50,7 @@ describe('funnel correlation SQL, compiled with no database', () => {
             "$autocapture",
           ],
         ],
-        "sql": "with fe as (select fe0.*, (case when ((sm % 2) >= 1) then 1 when ((sm % 4) >= 2) then 2 else 3 end) as fs from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, epoch_us("e"."timestamp") as ts, "e"."uuid" as uuid,
+        "sql": "with fe as not materialized (select fe0.*, (case when ((sm % 2) >= 1) then 1 when ((sm % 4) >= 2) then 2 else 3 end) as fs from (select coalesce(coalesce("ov"."person_id", "e"."person_id"), cast(md5("e"."distinct_id") as uuid)) as tgt, epoch_us("e"."timestamp") as ts, "e"."uuid" as uuid,
           cast((case when ("e"."event" = $1) then 1 else 0 end) + (case when ("e"."event" = $2) then 2 else 0 end) as bigint) as sm,
           cast(0 as bigint) as xm,
           '' as b0

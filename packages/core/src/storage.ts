@@ -223,9 +223,10 @@ export interface SqlHooks {
    * only the runs the lists leave (usually none, and an empty join ends that
    * read early), and a strict funnel, which reads its step events for its
    * spans' bounds, then the events within them. A stored copy of every event
-   * cost more (DuckDB, 10M events, CPU time: ordered with a 16% middle step
-   * 0.63 of it, rare steps 0.93 to 0.95; strict 0.87 to 0.92, first-touch
-   * breakdown 0.74). Default false: every CTE as the planner chooses.
+   * cost more (DuckDB, 10M events, CPU time: ordered 0.57 of it with a 16%
+   * middle step, 0.74 with 5 steps, 0.78 with 3 rare steps; strict 0.87 to
+   * 0.92, first-touch breakdown 0.74). Default false: every CTE as the
+   * planner chooses.
    */
   readonly inlinesCtes?: boolean
 }

@@ -98,7 +98,11 @@ function runsCtes(hooks: SqlHooks, request: FunnelRequest, env: FunnelEnv, plan:
     now: env.now,
   })
   // Read twice rather than stored (SqlHooks.inlinesCtes): step lists read every run's events and the passes only those of the
-  // runs the lists leave; a strict funnel reads its step events for the spans' bounds, then the events within them.
-  const inline = hooks.inlinesCtes === true && (plan.order === 'strict' || stepListsFor(plan, hooks) !== null)
-  return [['fe', funnelEventsSql(plan, sources)], inline ? ['runs', funnelRunsSql(plan), true] : ['runs', funnelRunsSql(plan)]]
+  // runs the lists leave (both CTEs: `runs` inlined makes `fe` the one read twice); a strict funnel reads its step events for
+  // the spans' bounds, then the events within them (`runs` only: the stored `fe` measured cheaper there).
+  const lists = hooks.inlinesCtes === true && stepListsFor(plan, hooks) !== null
+  const strict = hooks.inlinesCtes === true && plan.order === 'strict'
+  const fe = funnelEventsSql(plan, sources)
+  const runs = funnelRunsSql(plan)
+  return [lists ? ['fe', fe, true] : ['fe', fe], lists || strict ? ['runs', runs, true] : ['runs', runs]]
 }
