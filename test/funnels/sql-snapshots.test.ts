@@ -893,4 +893,17 @@ describe('funnel SQL, compiled with no database', () => {
     // The suffixes are there, running the other way.
     expect(frames).toBeGreaterThan(0)
   })
+
+  it('asks for CTEs computed at each read only where the dialect accepts it, and only where they are read twice', async () => {
+    const inlined = async (name: keyof typeof SNAPSHOT_DIALECTS, which: keyof typeof REQUESTS) =>
+      [...(await compiled(name, which)).sql.matchAll(/(\w+) as not materialized \(/g)].map((m) => m[1])
+    // DuckDB: the ordered funnel's step lists read `fe` and `runs` twice; the strict funnel reads `runs` twice, its stored `fe` once.
+    expect(await inlined('duckdb', 'ordered')).toEqual(['fe', 'runs'])
+    expect(await inlined('duckdb', 'strictExcluding')).toEqual(['runs'])
+    // Unordered funnels and trends keep every CTE as the planner chooses (measured slower inlined).
+    expect(await inlined('duckdb', 'unordered')).toEqual([])
+    expect(await inlined('duckdb', 'orderedTrends')).toEqual([])
+    // Postgres says nothing of it (SqlHooks.inlinesCtes unset): never asked.
+    for (const which of Object.keys(REQUESTS) as Array<keyof typeof REQUESTS>) expect(await inlined('postgres', which), which).toEqual([])
+  })
 })
