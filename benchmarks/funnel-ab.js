@@ -51,6 +51,14 @@ const FUNNELS = {
   },
   'strict, rare steps, by $browser (all events)': { ...range, ...steps(...RARE), funnel_order_type: 'strict', breakdown: '$browser', breakdown_type: 'event', breakdown_attribution_type: 'all_events' },
   'strict, rare steps, by $browser (first touch)': { ...range, ...steps(...RARE), funnel_order_type: 'strict', breakdown: '$browser', breakdown_type: 'event' },
+  'strict, rare steps, by $browser (last touch)': {
+    ...range,
+    ...steps(...RARE),
+    funnel_order_type: 'strict',
+    breakdown: '$browser',
+    breakdown_type: 'event',
+    breakdown_attribution_type: 'last_touch',
+  },
   'ordered trends, rare steps, an exclusion': {
     ...range,
     ...steps(...RARE),

@@ -27,6 +27,7 @@ const REQUESTS = {
   unordered: decodeFunnelRequest({ ...STEPS, funnel_order_type: 'unordered' }),
   orderedTrends: decodeFunnelRequest({ ...STEPS, funnel_viz_type: 'trends', interval: 'day' }),
   stepAttribution: decodeFunnelRequest({ ...STEPS, breakdown: '$browser', breakdown_type: 'event', breakdown_attribution_type: 'step', breakdown_attribution_value: 1 }),
+  strictLastTouch: decodeFunnelRequest({ ...STEPS, funnel_order_type: 'strict', breakdown: '$browser', breakdown_type: 'event', breakdown_attribution_type: 'last_touch' }),
 }
 
 async function compiled(name: keyof typeof SNAPSHOT_DIALECTS, which: keyof typeof REQUESTS) {
@@ -900,6 +901,8 @@ describe('funnel SQL, compiled with no database', () => {
     // DuckDB: the ordered funnel's step lists read `fe` and `runs` twice; the strict funnel reads `runs` twice, its stored `fe` once.
     expect(await inlined('duckdb', 'ordered')).toEqual(['fe', 'runs'])
     expect(await inlined('duckdb', 'strictExcluding')).toEqual(['runs'])
+    // Under a first or last touch breakdown a strict funnel's `fe` is every event of the range, read again for each target's value.
+    expect(await inlined('duckdb', 'strictLastTouch')).toEqual(['fe', 'runs'])
     // Unordered funnels and trends keep every CTE as the planner chooses (measured slower inlined).
     expect(await inlined('duckdb', 'unordered')).toEqual([])
     expect(await inlined('duckdb', 'orderedTrends')).toEqual([])

@@ -222,11 +222,13 @@ export interface SqlHooks {
    * an ordered funnel over step lists (`lists`), whose window passes read
    * only the runs the lists leave (usually none, and an empty join ends that
    * read early), and a strict funnel, which reads its step events for its
-   * spans' bounds, then the events within them. A stored copy of every event
-   * cost more (DuckDB, 10M events, CPU time: ordered 0.57 of it with a 16%
-   * middle step, 0.74 with 5 steps, 0.78 with 3 rare steps; strict 0.87 to
-   * 0.92, first-touch breakdown 0.74). Default false: every CTE as the
-   * planner chooses.
+   * spans' bounds, then the events within them (and, under a first or last
+   * touch breakdown, every event of the range again for each target's value).
+   * A stored copy of every event cost more (DuckDB, 10M events, CPU time:
+   * ordered 0.57 of it with a 16% middle step, 0.74 with 5 steps, 0.78 with
+   * 3 rare steps; strict 0.87 to 0.92, a first or last touch breakdown 0.74,
+   * then 0.63 to 0.67 of that). Default false: every CTE as the planner
+   * chooses.
    */
   readonly inlinesCtes?: boolean
 }

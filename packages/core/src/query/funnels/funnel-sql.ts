@@ -99,10 +99,13 @@ function runsCtes(hooks: SqlHooks, request: FunnelRequest, env: FunnelEnv, plan:
   })
   // Read twice rather than stored (SqlHooks.inlinesCtes): step lists read every run's events and the passes only those of the
   // runs the lists leave (both CTEs: `runs` inlined makes `fe` the one read twice); a strict funnel reads its step events for
-  // the spans' bounds, then the events within them (`runs` only: the stored `fe` measured cheaper there).
-  const lists = hooks.inlinesCtes === true && stepListsFor(plan, hooks) !== null
-  const strict = hooks.inlinesCtes === true && plan.order === 'strict'
+  // the spans' bounds, then the events within them (`runs`; its `fe`, the spans' events, stored measured cheaper, except under
+  // a first or last touch breakdown, where `fe` is every event of the range, read again to find each target's value).
+  const inline = hooks.inlinesCtes === true
+  const lists = inline && stepListsFor(plan, hooks) !== null
+  const strict = inline && plan.order === 'strict'
+  const touch = strict && (plan.runs === 'first_touch' || plan.runs === 'last_touch')
   const fe = funnelEventsSql(plan, sources)
   const runs = funnelRunsSql(plan)
-  return [lists ? ['fe', fe, true] : ['fe', fe], lists || strict ? ['runs', runs, true] : ['runs', runs]]
+  return [lists || touch ? ['fe', fe, true] : ['fe', fe], lists || strict ? ['runs', runs, true] : ['runs', runs]]
 }
