@@ -224,11 +224,10 @@ export interface SqlHooks {
    * read early), and a strict funnel, which reads its step events for its
    * spans' bounds, then the events within them (and, under a first or last
    * touch breakdown, every event of the range again for each target's value).
-   * A stored copy of every event cost more (DuckDB, 10M events, CPU time:
-   * ordered 0.57 of it with a 16% middle step, 0.74 with 5 steps, 0.78 with
-   * 3 rare steps; strict 0.87 to 0.92, a first or last touch breakdown 0.74,
-   * then 0.63 to 0.67 of that). Default false: every CTE as the planner
-   * chooses.
+   * A stored copy of every event cost more (DuckDB, 10M events, against
+   * storing them: ordered funnels 0.49 to 0.72 of their time; strict ones the
+   * same time for 0.87 to 0.92 of the CPU, and 0.64 of the time under a
+   * first touch breakdown). Default false: every CTE as the planner chooses.
    */
   readonly inlinesCtes?: boolean
 }
