@@ -16,6 +16,8 @@ import { median, now, seconds } from './measure.js'
 import { recordingDuckDBConnection, recordingPgPool } from './recording-connections.js'
 
 const args = abArgs()
+/** The statement that computes a funnel: the one whose first CTE is its events (stored or read at each reference). */
+const FUNNEL_STATEMENT = /\bfe as (not materialized )?\(/
 const END = new Date('2025-01-01T00:00:00Z')
 const projectId = Number(args.project)
 
@@ -92,7 +94,7 @@ async function openRecorder() {
   const { default: pg } = await import('pg')
   const pool = new pg.Pool({ connectionString: process.env.SIGHTLINE_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test', max: 4 })
   // Dumping: a funnel statement is recorded, not run (a slow plan is what one dumps to EXPLAIN).
-  const dumped = ({ sql }) => (args.dump && /\bfe as (not materialized )?\(/.test(sql) ? { rows: [], fields: [], rowCount: 0, command: 'SELECT' } : undefined)
+  const dumped = ({ sql }) => (args.dump && FUNNEL_STATEMENT.test(sql) ? { rows: [], fields: [], rowCount: 0, command: 'SELECT' } : undefined)
   const recording = recordingPgPool(pool, (statement) => recorded.current.push(statement), dumped)
   const replay = await pool.connect()
   // The adapter's own settings (session-settings.ts, analysis-planner.ts): with JIT on, a replayed funnel ran for 40+
@@ -116,7 +118,7 @@ async function capture(recorder, dir) {
       if (args.only && !new RegExp(args.only).test(name)) continue
       recorder.recorded.current = []
       await sightline.query.funnel(projectId, params)
-      const statement = recorder.recorded.current.filter((s) => /\bfe as (not materialized )?\(/.test(s.sql)).at(-1)
+      const statement = recorder.recorded.current.filter((s) => FUNNEL_STATEMENT.test(s.sql)).at(-1)
       if (!statement) throw new Error(`${dir}: no funnel statement recorded for ${name}`)
       out[name] = statement
     }

@@ -7,7 +7,7 @@ import { funnelEventsSql, funnelRunsSql } from './compile/funnel-events-sql.js'
 import { stepListsFor } from './compile/funnel-lists-sql.js'
 import { orderedOutcomeCtes } from './compile/ordered-sql.js'
 import { orderedTrendCtes } from './compile/ordered-trends-sql.js'
-import { withCtes, type Cte, type Sql } from './compile/sql-kit.js'
+import { cte, withCtes, type Cte, type Sql } from './compile/sql-kit.js'
 import { finalValuesCte, stepsAggregateSql } from './compile/steps-aggregate-sql.js'
 import { timeToConvertSql } from './compile/time-to-convert-sql.js'
 import { unorderedFiling, unorderedOutcomeCtes } from './compile/unordered-sql.js'
@@ -105,7 +105,5 @@ function runsCtes(hooks: SqlHooks, request: FunnelRequest, env: FunnelEnv, plan:
   const lists = inline && stepListsFor(plan, hooks) !== null
   const strict = inline && plan.order === 'strict'
   const touch = strict && (plan.runs === 'first_touch' || plan.runs === 'last_touch')
-  const fe = funnelEventsSql(plan, sources)
-  const runs = funnelRunsSql(plan)
-  return [lists || touch ? ['fe', fe, true] : ['fe', fe], lists || strict ? ['runs', runs, true] : ['runs', runs]]
+  return [cte('fe', funnelEventsSql(plan, sources), lists || touch), cte('runs', funnelRunsSql(plan), lists || strict)]
 }

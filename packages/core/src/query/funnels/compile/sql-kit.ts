@@ -39,6 +39,9 @@ export function sameCols(names: ReadonlyArray<string>, a: string, b: string): Sq
  */
 export type Cte = readonly [name: string, body: Sql, inline?: true]
 
+/** A `Cte`, computed at each reference when `inline`. */
+export const cte = (name: string, body: Sql, inline: boolean): Cte => (inline ? [name, body, true] : [name, body])
+
 /** `with a as (...), b as (...) <final>`. */
 export function withCtes(ctes: ReadonlyArray<Cte>, final: Sql): Sql {
   if (ctes.length === 0) return final
