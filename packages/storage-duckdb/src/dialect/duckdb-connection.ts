@@ -5,6 +5,7 @@ import { runInterruptible } from '@sightline/core/storage'
 
 import type { DuckDBRawConnection } from './duckdb-dialect-config.js'
 import { normalizeRows } from './normalize-rows.js'
+import { PreparedStatements } from './prepared-statements.js'
 import { toDuckDBParameters } from './to-duckdb-parameters.js'
 
 const WRITE_STATEMENTS: ReadonlySet<number> = new Set([
@@ -16,7 +17,8 @@ const WRITE_STATEMENTS: ReadonlySet<number> = new Set([
 
 /**
  * One pooled DuckDB connection. Rows come back plain (see `normalizeRows`),
- * parameters are bound, never spliced into the SQL (see `toDuckDBParameters`).
+ * parameters are bound, never spliced into the SQL (see `toDuckDBParameters`),
+ * to statements prepared once per connection (see `PreparedStatements`).
  * A statement run for a cancelled or timed-out analysis is stopped with
  * node-api's `interrupt()` (see `runInterruptible` in `@sightline/core/storage`).
  */
@@ -34,10 +36,21 @@ export class DuckDBConnection implements DatabaseConnection {
   readonly raw: DuckDBRawConnection
 
   readonly #interrupt: () => void
+  readonly #prepared: PreparedStatements
 
   constructor(raw: DuckDBRawConnection) {
     this.raw = raw
     this.#interrupt = () => raw.interrupt()
+    this.#prepared = new PreparedStatements(raw)
+  }
+
+  /** Frees the connection's prepared statements and disconnects it. */
+  closeSync(): void {
+    try {
+      this.#prepared.clear()
+    } finally {
+      this.raw.disconnectSync()
+    }
   }
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
@@ -53,7 +66,7 @@ export class DuckDBConnection implements DatabaseConnection {
   }
 
   async #run<R>(sql: string, values: DuckDBValue[], types: DuckDBType[]): Promise<QueryResult<R>> {
-    const result = await this.raw.run(sql, values, types)
+    const result = await this.#prepared.run('run', sql, values, types)
 
     // A write without RETURNING answers with one "Count" row, which is not data.
     if (result.returnType === ResultReturnType.CHANGED_ROWS) {
@@ -90,7 +103,7 @@ export class DuckDBConnection implements DatabaseConnection {
     types: DuckDBType[],
     chunkSize: number,
   ): AsyncIterableIterator<QueryResult<R>> {
-    const result = await runInterruptible(this.#interrupt, () => this.raw.stream(sql, values, types))
+    const result = await runInterruptible(this.#interrupt, () => this.#prepared.run('stream', sql, values, types))
     const columnNames = result.columnNames()
     const columnTypes = result.columnTypes()
     let pending: DuckDBValue[][] = []

@@ -48,9 +48,19 @@ export interface DuckDBRawConnection {
   run(sql: string, values?: DuckDBValue[], types?: DuckDBType[]): Promise<DuckDBRawResult>
   stream(sql: string, values?: DuckDBValue[], types?: DuckDBType[]): Promise<DuckDBRawResult>
   createAppender(table: string, schema?: string | null): Promise<DuckDBAppender>
+  /** Prepares one statement for repeated runs; optional, so that a fake connection may leave it out (every statement is then run as text). */
+  prepare?(sql: string): Promise<DuckDBRawPrepared>
   /** Stops the statement this connection runs now, which then rejects; one not yet started is not affected. */
   interrupt(): void
   disconnectSync(): void
+}
+
+/** The subset of `@duckdb/node-api`'s `DuckDBPreparedStatement` that the dialect needs. */
+export interface DuckDBRawPrepared {
+  bind(values: DuckDBValue[], types?: DuckDBType[]): void
+  run(): Promise<DuckDBRawResult>
+  stream(): Promise<DuckDBRawResult>
+  destroySync(): void
 }
 
 /**

@@ -3,7 +3,7 @@ import type { DatabaseConnection, Driver, TransactionSettings } from 'kysely'
 import { outsideQueryScope } from '@sightline/core/storage'
 
 import { DuckDBConnection } from './duckdb-connection.js'
-import type { DuckDBDialectConfig, DuckDBRawConnection } from './duckdb-dialect-config.js'
+import type { DuckDBDialectConfig } from './duckdb-dialect-config.js'
 
 const DEFAULT_POOL_SIZE = 4
 
@@ -94,7 +94,7 @@ export class DuckDBDriver implements Driver {
     const duckdbConnection = connection as DuckDBConnection
 
     if (this.#destroyed) {
-      this.#close(duckdbConnection.raw)
+      this.#close(duckdbConnection)
       return
     }
 
@@ -124,7 +124,7 @@ export class DuckDBDriver implements Driver {
     }
 
     for (const connection of this.#idle.splice(0)) {
-      this.#close(connection.raw)
+      this.#close(connection)
     }
 
     if (this.#size > 0) {
@@ -136,11 +136,10 @@ export class DuckDBDriver implements Driver {
 
   async #open(): Promise<DuckDBConnection> {
     this.#size++
-    let raw: DuckDBRawConnection | undefined
+    let connection: DuckDBConnection | undefined
 
     try {
-      raw = await this.#config.instance.connect()
-      const connection = new DuckDBConnection(raw)
+      connection = new DuckDBConnection(await this.#config.instance.connect())
       await this.#config.onCreateConnection?.(connection)
 
       // `destroy` was called while the connection was opening.
@@ -150,8 +149,8 @@ export class DuckDBDriver implements Driver {
 
       return connection
     } catch (error) {
-      if (raw) {
-        this.#close(raw)
+      if (connection) {
+        this.#close(connection)
       } else {
         this.#size--
         this.#drainedCheck()
@@ -169,11 +168,11 @@ export class DuckDBDriver implements Driver {
     }
   }
 
-  #close(raw: DuckDBRawConnection): void {
+  #close(connection: DuckDBConnection): void {
     this.#size--
 
     try {
-      raw.disconnectSync()
+      connection.closeSync()
     } finally {
       this.#drainedCheck()
     }

@@ -1,3 +1,3 @@
 export { DuckDBDialect } from './duckdb-dialect.js'
-export type { DuckDBDialectConfig, DuckDBInstance, DuckDBRawConnection } from './duckdb-dialect-config.js'
+export type { DuckDBDialectConfig, DuckDBInstance, DuckDBRawConnection, DuckDBRawPrepared } from './duckdb-dialect-config.js'
 export type { DuckDBConnection } from './duckdb-connection.js'
