@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CorrelationRow } from '@sightline/core'
-import { propertyAnalysisTargets, propertySkip } from '../filters/filter-db.js'
+import { propertyAnalysisTargets, describePropertySkip } from '../filters/filter-db.js'
 import { openFunnelEngine, type FunnelEngine } from '../funnels/support/engine.js'
 import { loadExample } from '../funnels/support/load-example.js'
 import { Journeys, signupPaid, urlParams } from './support/journeys.js'
@@ -37,7 +37,7 @@ function basicJourneys(): Journeys {
   return j
 }
 
-describe(propertySkip.name, () => it.skip(propertySkip.reason, () => {}))
+describePropertySkip()
 
 describe.each(propertyAnalysisTargets)('funnel correlation worked examples on $name', (target) => {
   let engine: FunnelEngine

@@ -9,7 +9,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FunnelCorrelationParams, FunnelCorrelationPersonsParams } from '@sightline/core'
 import { referenceCorrelation } from '../reference/correlation/correlation-reference.js'
-import { propertyAnalysisTargets, propertySkip, propertyTargets } from '../filters/filter-db.js'
+import { propertyAnalysisTargets, describePropertySkip, propertyTargets } from '../filters/filter-db.js'
 import { runsOn } from '../conformance/target.js'
 import { openFunnelEngine, type FunnelEngine } from '../funnels/support/engine.js'
 import { loadExample } from '../funnels/support/load-example.js'
@@ -23,7 +23,7 @@ const PER_DATASET = 4
 const TIMEOUT_MS = 300_000
 const SEED = process.env.SIGHTLINE_CORRELATION_SEED === undefined ? undefined : Number(process.env.SIGHTLINE_CORRELATION_SEED)
 
-describe(propertySkip.name, () => it.skip(propertySkip.reason, () => {}))
+describePropertySkip()
 
 describe.each(propertyAnalysisTargets)('funnel correlation agrees with the reference on $name', (target) => {
   let engine: FunnelEngine

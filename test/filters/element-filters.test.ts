@@ -5,7 +5,7 @@ import { duckdbStorage } from '@sightline/storage-duckdb'
 import { compilePropertyFilters } from '../../packages/core/src/query/filters/compile-property-filters.js'
 import { decodePropertyFilters } from '../../packages/core/src/query/filters/property-filters.js'
 import { ELEMENT_EXAMPLES, ELEMENT_REFUSALS, ELEMENT_ROWS } from './element-examples.js'
-import { openFilterDb, serverSkipReason, analysisTargets, type FilterDb } from './filter-db.js'
+import { openFilterDb, serverSkipReason, analysisTargets, describePropertySkip, type FilterDb } from './filter-db.js'
 import { referenceMatches, type RefFilters } from './reference-filter.js'
 
 const compile = (filters: unknown, withChain = true) =>
@@ -39,6 +39,7 @@ describe('element filters: refusals', () => {
   })
 })
 
+describePropertySkip()
 for (const target of analysisTargets) {
   describe(`element filters: worked examples on ${target.name}`, () => {
     let db: FilterDb

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openFilterDb, propertyAnalysisTargets, propertySkip, type FilterDb, type FilterRow } from './filter-db.js'
+import { openFilterDb, propertyAnalysisTargets, describePropertySkip, type FilterDb, type FilterRow } from './filter-db.js'
 import { runsOn } from '../conformance/target.js'
 import { referenceActionMatches, type RefStep } from './reference-action.js'
 import { referenceMatches, type RefCondition, type RefFilters, type RefRow } from './reference-filter.js'
@@ -148,4 +148,4 @@ for (const target of propertyAnalysisTargets) {
 const reference = (r: FilterRow): RefRow => ({ ...r, cohorts: new Set(r.cohorts ?? []) }) as RefRow
 
 // One Postgres target runs the random property: the skip says which and why.
-describe(propertySkip.name, () => it.skip(propertySkip.reason, () => {}))
+describePropertySkip()

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openFilterDb, serverSkipReason, analysisTargets, type FilterDb } from './filter-db.js'
+import { openFilterDb, serverSkipReason, analysisTargets, describePropertySkip, type FilterDb } from './filter-db.js'
 import { referenceMatches, type RefFilters } from './reference-filter.js'
 import { EXAMPLES, ROWS } from './worked-examples.js'
 
@@ -10,6 +10,7 @@ describe('property filters: worked examples (reference)', () => {
   })
 })
 
+describePropertySkip()
 for (const target of analysisTargets) {
   describe(`property filters: worked examples on ${target.name}`, () => {
     let db: FilterDb

@@ -6,7 +6,7 @@
  * people lists name the targets' persons. Counted by hand below.
  */
 import { describe, expect, it } from 'vitest'
-import { analysisTargets } from '../filters/filter-db.js'
+import { analysisTargets, describePropertySkip } from '../filters/filter-db.js'
 import type { FunnelPersonsParams } from '@sightline/core'
 import { loadedProject } from './support/loaded-project.js'
 import { MARCH } from '../reference/funnels/funnel-example-builders.js'
@@ -18,6 +18,7 @@ const FUNNEL = { ...MARCH, events: [{ id: 'signup' }, { id: 'buy' }] }
 const BY_SESSION = { ...FUNNEL, funnel_aggregate_by_hogql: 'properties.$session_id' }
 const PAGE = { limit: 10, offset: 0 }
 
+describePropertySkip()
 describe.each(analysisTargets)('funnels aggregated by a HogQL expression on $name', (target) => {
   const project = loadedProject(target, DATA)
 

@@ -6,11 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ValidationError } from '@sightline/core'
-import { analysisTargets } from '../filters/filter-db.js'
+import { analysisTargets, describePropertySkip } from '../filters/filter-db.js'
 import { FUNNEL_EXAMPLES } from '../reference/funnels/funnel-examples.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
 import { loadExample, withoutUrls } from './support/load-example.js'
 
+describePropertySkip()
 describe.each(analysisTargets)('funnel worked examples on $name', (target) => {
   let engine: FunnelEngine
   beforeAll(async () => {

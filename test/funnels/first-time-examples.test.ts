@@ -3,11 +3,12 @@
  * (test/reference/funnels/funnel-examples-first-time.ts) on every storage target.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { analysisTargets } from '../filters/filter-db.js'
+import { analysisTargets, describePropertySkip } from '../filters/filter-db.js'
 import { FIRST_TIME_EXAMPLES } from '../reference/funnels/funnel-examples-first-time.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
 import { loadExample, withoutUrls } from './support/load-example.js'
 
+describePropertySkip()
 describe.each(analysisTargets)('funnel first-time step maths on $name', (target) => {
   let engine: FunnelEngine
   beforeAll(async () => {

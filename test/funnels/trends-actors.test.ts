@@ -5,7 +5,7 @@
  * converted (`drop_off` false) or not (true). Counted by hand below.
  */
 import { describe, expect, it } from 'vitest'
-import { analysisTargets } from '../filters/filter-db.js'
+import { analysisTargets, describePropertySkip } from '../filters/filter-db.js'
 import { dataset, ev } from '../reference/funnels/funnel-example-builders.js'
 import type { FunnelPersonsParams } from '@sightline/core'
 import { loadedProject } from './support/loaded-project.js'
@@ -20,6 +20,7 @@ const DATA = dataset([
 ])
 const TRENDS = { date_from: '2024-03-04', date_to: '2024-03-06', events: [{ id: 'signup' }, { id: 'buy' }], funnel_window_interval: 1, funnel_viz_type: 'trends' as const }
 
+describePropertySkip()
 describe.each(analysisTargets)('funnel trends persons on $name', (target) => {
   const project = loadedProject(target, DATA)
   const who = async (extra: { entrance_period_start: string; drop_off: boolean | string; interval?: 'hour'; date_from?: string; date_to?: string }) => {

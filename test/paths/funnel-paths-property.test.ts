@@ -11,7 +11,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { PathPersonsParams, PathsParams } from '@sightline/core'
-import { propertySkip, propertyTargets } from '../filters/filter-db.js'
+import { describePropertySkip, propertyTargets } from '../filters/filter-db.js'
 import { referenceFunnelPathActors, referenceFunnelPaths, type RefFunnelPathsParams } from '../reference/funnels/funnel-path-reference.js'
 import { openTrendEngine, type TrendEngine } from '../trends/support/engine.js'
 import { PATHS_NOW, pathsDataset, pathsParams } from './arbitraries.js'
@@ -54,7 +54,7 @@ const funnelPaths = fc
   })
 const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i)
 
-describe(propertySkip.name, () => test.skip(propertySkip.reason, () => {}))
+describePropertySkip()
 
 for (const target of propertyTargets) {
   describe(target.name, () => {

@@ -4,7 +4,7 @@
  * (validation.cases.ts); and the examples against the reference evaluator.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest'
-import { propertyAnalysisTargets, propertySkip } from '../filters/filter-db.js'
+import { propertyAnalysisTargets, describePropertySkip } from '../filters/filter-db.js'
 import { openTrendEngine } from '../trends/support/engine.js'
 import { actorCases } from './actors.cases.js'
 import { exampleCases, referenceExampleCases } from './examples.cases.js'
@@ -14,7 +14,7 @@ import { validationCases } from './validation.cases.js'
 
 referenceExampleCases()
 
-describe(propertySkip.name, () => it.skip(propertySkip.reason, () => {}))
+describePropertySkip()
 
 for (const target of propertyAnalysisTargets) {
   describe(target.name, () => {

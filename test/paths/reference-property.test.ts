@@ -7,7 +7,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { PathPersonsParams, PathsParams } from '@sightline/core'
-import { propertyAnalysisTargets, propertySkip } from '../filters/filter-db.js'
+import { propertyAnalysisTargets, describePropertySkip } from '../filters/filter-db.js'
 import { runsOn } from '../conformance/target.js'
 import { referencePathActors, referencePaths } from '../reference/paths/path-reference.js'
 import type { RefPathsParams } from '../reference/paths/path-sessions.js'
@@ -25,7 +25,7 @@ const TIMEOUT_MS = 120_000
 /** Which persons key to ask for, given the reference's edges (an index picks the edge). */
 const keyChoice = fc.record({ kind: fc.constantFrom('none', 'start', 'end', 'edge', 'dropoff'), pick: fc.nat() })
 
-describe(propertySkip.name, () => test.skip(propertySkip.reason, () => {}))
+describePropertySkip()
 
 for (const target of propertyAnalysisTargets) {
   describe(target.name, () => {

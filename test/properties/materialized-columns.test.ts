@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MATERIALIZED_PROPERTIES, MATERIALIZED_PROPERTIES_0007, MATERIALIZED_PROPERTIES_0013 } from '@sightline/core/storage'
 import { createSightline } from '@sightline/core'
 import { openEngine, type Engine } from '../conformance/harness.js'
-import { propertySkip, propertyTargets } from '../filters/filter-db.js'
+import { describePropertySkip, propertyTargets } from '../filters/filter-db.js'
 import { writtenBefore } from './written-before.js'
 
 const RUNS = Number(process.env.SIGHTLINE_MATERIALIZED_RUNS ?? 15)
@@ -39,7 +39,7 @@ function check(column: unknown, value: unknown, where: string): void {
   expect(JSON.parse(column as string), where).toEqual(JSON.parse(JSON.stringify(value)))
 }
 
-describe(propertySkip.name, () => it.skip(propertySkip.reason, () => {}))
+describePropertySkip()
 
 describe.each(propertyTargets)('materialized property columns on $name', (target) => {
   let e: Engine & { close(): Promise<void> }

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MATERIALIZED_NUMBERS, type StorageAdapter } from '@sightline/core/storage'
 import { createSightline } from '@sightline/core'
 import { openEngine, type Engine } from '../conformance/harness.js'
-import { propertySkip, propertyTargets } from '../filters/filter-db.js'
+import { describePropertySkip, propertyTargets } from '../filters/filter-db.js'
 import { writtenBefore } from './written-before.js'
 
 const RUNS = Number(process.env.SIGHTLINE_MATERIALIZED_RUNS ?? 10)
@@ -59,7 +59,7 @@ function columnAndReading(storage: StorageAdapter, projectId: number): { sql: st
 }
 
 const uuidOf = (i: number) => `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`
-describe(propertySkip.name, () => it.skip(propertySkip.reason, () => {}))
+describePropertySkip()
 
 describe.each(propertyTargets)('numeric hot-property columns on $name', (target) => {
   let e: Engine & { close(): Promise<void> }

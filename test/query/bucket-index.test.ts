@@ -11,7 +11,7 @@ import { bucketIndexSql, bucketRuns, timestampBucketIndexSql } from '../../packa
 import type { Interval } from '../../packages/core/src/query/dates/interval.js'
 import type { StorageAdapter } from '@sightline/core'
 import { sqlCast } from '@sightline/core/storage'
-import { analysisTargets } from '../filters/filter-db.js'
+import { analysisTargets, describePropertySkip } from '../filters/filter-db.js'
 
 const ZONES = ['UTC', 'America/New_York', 'Europe/Paris', 'Asia/Kolkata', 'Australia/Lord_Howe', 'America/Santiago', 'Pacific/Chatham']
 const INTERVALS: Interval[] = ['minute', 'hour', 'day', 'week', 'month']
@@ -39,6 +39,7 @@ describe('bucketRuns', () => {
   })
 })
 
+describePropertySkip()
 describe.each(analysisTargets)('bucketIndexSql on $name', (target) => {
   let db: Kysely<any>
   let adapter: StorageAdapter

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { RetentionPersonsParams } from '@sightline/core'
-import { propertyTargets, propertySkip } from '../filters/filter-db.js'
+import { propertyTargets, describePropertySkip } from '../filters/filter-db.js'
 import { referenceRetention } from '../reference/retention/retention-reference.js'
 import { browserSwitch, companies, dataset, ev, pageviews, purchases } from './examples-data.js'
 import { loadInto, openRetentionEngine, shown, type Clocked } from './support.js'
@@ -29,7 +29,7 @@ function paramsOf(url: string): RetentionPersonsParams {
   return out as unknown as RetentionPersonsParams
 }
 
-describe(propertySkip.name, () => test.skip(propertySkip.reason, () => {}))
+describePropertySkip()
 
 for (const target of propertyTargets) {
   describe(target.name, () => {

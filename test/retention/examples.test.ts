@@ -5,7 +5,7 @@
  * held to the same hand count.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { propertyAnalysisTargets, propertySkip } from '../filters/filter-db.js'
+import { propertyAnalysisTargets, describePropertySkip } from '../filters/filter-db.js'
 import { referenceRetention } from '../reference/retention/retention-reference.js'
 import { EXAMPLES } from './examples.js'
 import { loadInto, openRetentionEngine, shown, type Clocked } from './support.js'
@@ -20,7 +20,7 @@ describe('reference evaluator', () => {
   }
 })
 
-describe(propertySkip.name, () => test.skip(propertySkip.reason, () => {}))
+describePropertySkip()
 
 for (const target of propertyAnalysisTargets) {
   describe(target.name, () => {

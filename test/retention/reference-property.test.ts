@@ -10,7 +10,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { RetentionParams, RetentionPersonsParams } from '@sightline/core'
-import { propertyAnalysisTargets, propertySkip } from '../filters/filter-db.js'
+import { propertyAnalysisTargets, describePropertySkip } from '../filters/filter-db.js'
 import { runsOn } from '../conformance/target.js'
 import type { RefDataset } from '../reference/shared/ref-dataset.js'
 import { referenceRetention } from '../reference/retention/retention-reference.js'
@@ -36,7 +36,7 @@ const data = dataset.map(
 const comparable = (rows: ReadonlyArray<{ values: ReadonlyArray<{ count: number; label: string }>; label: string; date: string; breakdown_value?: string }>) =>
   rows.map((r) => ({ values: r.values.map((v) => ({ count: v.count, label: v.label })), label: r.label, date: r.date, breakdown_value: r.breakdown_value }))
 
-describe(propertySkip.name, () => test.skip(propertySkip.reason, () => {}))
+describePropertySkip()
 
 for (const target of propertyAnalysisTargets) {
   describe(target.name, () => {

@@ -3,7 +3,7 @@
  * (test/reference/trends/trend-examples.ts) on every storage target.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { propertyAnalysisTargets, propertySkip } from '../filters/filter-db.js'
+import { propertyAnalysisTargets, describePropertySkip } from '../filters/filter-db.js'
 import { TREND_EXAMPLES, toRefDataset, trendMismatches, type TrendExample } from '../reference/trends/trend-examples.js'
 import { openTrendEngine, type TrendEngine } from './support/engine.js'
 import { loadTrendData } from './support/load.js'
@@ -64,7 +64,7 @@ async function materialise(engine: TrendEngine, projectId: number, example: Tren
   return { params: p, expected }
 }
 
-describe(propertySkip.name, () => test.skip(propertySkip.reason, () => {}))
+describePropertySkip()
 
 for (const target of propertyAnalysisTargets) {
   describe(target.name, () => {

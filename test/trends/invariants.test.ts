@@ -10,7 +10,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { resolveDateRange } from '../reference/shared/ref-dates.js'
 import { parseTimestamp } from '../reference/shared/ref-time.js'
-import { propertySkip, propertyTargets } from '../filters/filter-db.js'
+import { describePropertySkip, propertyTargets } from '../filters/filter-db.js'
 import type { RefDataset } from '../reference/shared/ref-dataset.js'
 import { dataset, RANGE } from '../reference/trends/trend-arbitraries.js'
 import { openTrendEngine, type TrendEngine } from './support/engine.js'
@@ -35,7 +35,7 @@ async function eventsInRange(data: RefDataset, interval: 'hour' | 'day' | 'week'
   return data.events.filter((e) => (event === null || e.event === event) && parseTimestamp(e.timestamp)! >= r.fromMicros && parseTimestamp(e.timestamp)! <= r.toMicros).length
 }
 
-describe(propertySkip.name, () => test.skip(propertySkip.reason, () => {}))
+describePropertySkip()
 
 for (const target of propertyTargets) {
   describe(target.name, () => {

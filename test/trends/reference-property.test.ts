@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { propertyAnalysisTargets, propertySkip } from '../filters/filter-db.js'
+import { propertyAnalysisTargets, describePropertySkip } from '../filters/filter-db.js'
 import { runsOn } from '../conformance/target.js'
 import type { RefDataset } from '../reference/shared/ref-dataset.js'
 import { dataset } from '../reference/trends/trend-arbitraries.js'
@@ -41,7 +41,7 @@ const withTestAccounts = dataset.map(
 const parts = (row: Record<string, unknown>): string[] => (row.breakdown_value === undefined ? [] : ([] as string[]).concat(row.breakdown_value as string))
 
 
-describe(propertySkip.name, () => test.skip(propertySkip.reason, () => {}))
+describePropertySkip()
 
 for (const target of propertyAnalysisTargets) {
   describe(target.name, () => {
