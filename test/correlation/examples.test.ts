@@ -188,6 +188,43 @@ describe.each(propertyAnalysisTargets)('funnel correlation worked examples on $n
     expectRows(excluded.result.events, [['positively_related::blah::value_bleh', 5, 0, 11]])
   })
 
+  it('event_with_properties with $autocapture: every named event read by its $event_type and elements chain', async () => {
+    // posthog-js sends the chain it built as $elements_chain, which capture stores as the event's elements chain.
+    const j = new Journeys()
+    const pay = 'button.btn.primary:nth-child="1"nth-of-type="1"text="Pay"'
+    const form = 'form:attr_id="signup"nth-child="2"nth-of-type="1"'
+    for (let i = 0; i < 20; i++) {
+      j.person(`user_${i}`).event(`user_${i}`, 'user signed up', '2020-01-02T14:00:00Z')
+      if ([0, 2, 4].includes(i)) j.event(`user_${i}`, '$autocapture', '2020-01-03T14:00:00Z', { $event_type: 'click', $elements_chain: pay })
+      if ([10, 12, 14].includes(i)) j.event(`user_${i}`, '$autocapture', '2020-01-03T14:00:00Z', { $event_type: 'submit', $elements_chain: form })
+      // The same click by two droppers only: 2 actors, under the "more than 2" bar.
+      if ([11, 13].includes(i)) j.event(`user_${i}`, '$autocapture', '2020-01-03T15:00:00Z', { $event_type: 'change', $elements_chain: pay })
+      // Named next to $autocapture, it is read by its (empty) elements chain too, not by its properties.
+      if ([0, 2, 4, 6].includes(i)) j.event(`user_${i}`, 'positively_related', '2020-01-03T16:00:00Z', { src: 'x' })
+      if (i < 10) j.event(`user_${i}`, 'paid', '2020-01-04T14:00:00Z')
+    }
+    // S = F = 10. positively_related "" + divider + "": 4/0, 5*11/(7*1) = 55/7; the Pay click 3/0, 4*11/(8*1) = 5.5;
+    // the form submit 0/3, 1*8/(11*4) = 2/11.
+    const params = signupPaid({ funnel_correlation_type: 'event_with_properties', funnel_correlation_event_names: ['$autocapture', 'positively_related'] })
+    const { projectId, response } = await run(j, params)
+    expectRows(response.result.events, [
+      ['positively_related::elements_chain::__~~__', 4, 0, 55 / 7],
+      [`$autocapture::elements_chain::click__~~__${pay}`, 3, 0, 5.5],
+      [`$autocapture::elements_chain::submit__~~__${form}`, 0, 3, 2 / 11],
+    ])
+    // serialize_event_with_property: an autocapture row shows its $event_type and its parsed elements; the others neither.
+    const [plain, click, submit] = response.result.events
+    expect(plain!.event).toMatchObject({ properties: {}, elements: [] })
+    expect(click!.event.properties).toEqual({ $event_type: 'click' })
+    expect(click!.event.elements).toMatchObject([{ tag_name: 'button', attr_class: ['btn', 'primary'], nth_child: 1, nth_of_type: 1, text: 'Pay', order: 0 }])
+    expect(submit!.event.properties).toEqual({ $event_type: 'submit' })
+    expect(submit!.event.elements).toMatchObject([{ tag_name: 'form', attr_id: 'signup', nth_child: 2, nth_of_type: 1, text: null, order: 0 }])
+    // The people URLs are PostHog's construct_person_url: an autocapture row filters by its first element (tag, text)
+    // and the chain's selector, not by $event_type, so the two droppers' change on the Pay button are listed too (3/2);
+    // any other row filters by an event property elements_chain, which no event has (0/0).
+    expect(await peopleCounts(projectId, response.result.events)).toEqual([[0, 0], [3, 2], [0, 3]])
+  })
+
   it('groups: actors are companies, events count by the group they carry', async () => {
     const j = new Journeys()
     for (let i = 0; i < 4; i++) {
