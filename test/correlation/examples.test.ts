@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CorrelationRow } from '@sightline/core'
-import { propertyAnalysisTargets, describePropertySkip } from '../filters/filter-db.js'
+import { analysisTargets, describePropertySkip } from '../filters/filter-db.js'
 import { openFunnelEngine, type FunnelEngine } from '../funnels/support/engine.js'
 import { loadExample } from '../funnels/support/load-example.js'
 import { Journeys, signupPaid, urlParams } from './support/journeys.js'
@@ -39,7 +39,7 @@ function basicJourneys(): Journeys {
 
 describePropertySkip()
 
-describe.each(propertyAnalysisTargets)('funnel correlation worked examples on $name', (target) => {
+describe.each(analysisTargets)('funnel correlation worked examples on $name', (target) => {
   let engine: FunnelEngine
   beforeAll(async () => {
     engine = await openFunnelEngine(target)

@@ -9,7 +9,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FunnelCorrelationParams, FunnelCorrelationPersonsParams } from '@sightline/core'
 import { referenceCorrelation } from '../reference/correlation/correlation-reference.js'
-import { propertyAnalysisTargets, describePropertySkip, propertyTargets } from '../filters/filter-db.js'
+import { analysisTargets, describePropertySkip, propertyTargets } from '../filters/filter-db.js'
 import { runsOn } from '../conformance/target.js'
 import { openFunnelEngine, type FunnelEngine } from '../funnels/support/engine.js'
 import { loadExample } from '../funnels/support/load-example.js'
@@ -25,7 +25,7 @@ const SEED = process.env.SIGHTLINE_CORRELATION_SEED === undefined ? undefined : 
 
 describePropertySkip()
 
-describe.each(propertyAnalysisTargets)('funnel correlation agrees with the reference on $name', (target) => {
+describe.each(analysisTargets)('funnel correlation agrees with the reference on $name', (target) => {
   let engine: FunnelEngine
   beforeAll(async () => {
     engine = await openFunnelEngine(target)

@@ -5,7 +5,7 @@ import { duckdbStorage } from '@sightline/storage-duckdb'
 import { compilePropertyFilters } from '../../packages/core/src/query/filters/compile-property-filters.js'
 import { decodePropertyFilters } from '../../packages/core/src/query/filters/property-filters.js'
 import { ELEMENT_EXAMPLES, ELEMENT_REFUSALS, ELEMENT_ROWS } from './element-examples.js'
-import { openFilterDb, serverSkipReason, analysisTargets, describePropertySkip, type FilterDb } from './filter-db.js'
+import { openFilterDb, analysisTargets, describePropertySkip, type FilterDb } from './filter-db.js'
 import { referenceMatches, type RefFilters } from './reference-filter.js'
 
 const compile = (filters: unknown, withChain = true) =>
@@ -54,10 +54,3 @@ for (const target of analysisTargets) {
   })
 }
 
-// Only without a server: then the skip says why, and with one nothing is skipped.
-const reason = serverSkipReason
-if (reason) {
-  describe('postgres (server)', () => {
-    it.skip(reason, () => {})
-  })
-}

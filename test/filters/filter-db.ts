@@ -34,8 +34,6 @@ export const serverSkipReason = PG_URL ? undefined : 'SIGHTLINE_PG_URL is not se
  * the HTTP suites and its driver's own tests.
  */
 export const propertyTargets: ReadonlyArray<ConformanceTarget> = [duckdbMemory, server ?? pgliteTarget]
-/** `propertyTargets`, and ClickHouse with SIGHTLINE_CLICKHOUSE_SUITES=1 (see `analysisTargets`). */
-export const propertyAnalysisTargets: ReadonlyArray<ConformanceTarget> = process.env.SIGHTLINE_CLICKHOUSE_SUITES === '1' ? [...propertyTargets, clickhouseTarget] : propertyTargets
 /** The Postgres target a property skips, and why (a file states it with `it.skip`). */
 export const propertySkip: { readonly name: string; readonly reason: string } = server
   ? { name: pgliteTarget.name, reason: 'the Postgres server runs this suite (SIGHTLINE_PG_URL): the same SQL on PGlite too reached nothing new; PGlite keeps the storage conformance suite' }
@@ -53,7 +51,7 @@ export const propertySkip: { readonly name: string; readonly reason: string } = 
  * always. Suites still on `targets` alone: see
  * packages/storage-clickhouse/README.md.
  */
-export const analysisTargets: ReadonlyArray<ConformanceTarget> = propertyAnalysisTargets
+export const analysisTargets: ReadonlyArray<ConformanceTarget> = process.env.SIGHTLINE_CLICKHOUSE_SUITES === '1' ? [...propertyTargets, clickhouseTarget] : propertyTargets
 
 /** States, as a skipped test of its own, the Postgres target a file on `analysisTargets` or `propertyTargets` leaves out and why. */
 export function describePropertySkip(): void {

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openFilterDb, propertyAnalysisTargets, describePropertySkip, type FilterDb, type FilterRow } from './filter-db.js'
+import { openFilterDb, analysisTargets, describePropertySkip, type FilterDb, type FilterRow } from './filter-db.js'
 import { runsOn } from '../conformance/target.js'
 import { referenceActionMatches, type RefStep } from './reference-action.js'
 import { referenceMatches, type RefCondition, type RefFilters, type RefRow } from './reference-filter.js'
@@ -108,7 +108,7 @@ const step: fc.Arbitrary<RefStep> = fc
   }))
 const actionSteps = fc.array(step, { maxLength: 3 })
 
-for (const target of propertyAnalysisTargets) {
+for (const target of analysisTargets) {
   describe(`property filters select what the reference selects on ${target.name}`, () => {
     let db: FilterDb
     beforeAll(async () => {

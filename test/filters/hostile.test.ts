@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openFilterDb, serverSkipReason, analysisTargets, describePropertySkip, type FilterDb, type FilterRow } from './filter-db.js'
+import { openFilterDb, analysisTargets, describePropertySkip, type FilterDb, type FilterRow } from './filter-db.js'
 import { referenceMatches, type RefFilters } from './reference-filter.js'
 
 const HOSTILE_KEYS = ['"', "'", '\\', '\\"', '$', '$."x"', '--', "'; drop table filter_events; --", '', '/', '~', 'a~1b', 'é🙂', '$.a[0]', '*']
@@ -68,10 +68,3 @@ for (const target of analysisTargets) {
   })
 }
 
-// Only without a server: then the skip says why, and with one nothing is skipped.
-const reason = serverSkipReason
-if (reason) {
-  describe('postgres (server)', () => {
-    it.skip(reason, () => {})
-  })
-}

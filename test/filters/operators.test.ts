@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openFilterDb, serverSkipReason, analysisTargets, describePropertySkip, type FilterDb } from './filter-db.js'
+import { openFilterDb, analysisTargets, describePropertySkip, type FilterDb } from './filter-db.js'
 import { referenceMatches, type RefFilters } from './reference-filter.js'
 import { EXAMPLES, ROWS } from './worked-examples.js'
 
@@ -25,10 +25,3 @@ for (const target of analysisTargets) {
   })
 }
 
-// Only without a server: then the skip says why, and with one nothing is skipped.
-const reason = serverSkipReason
-if (reason) {
-  describe('postgres (server)', () => {
-    it.skip(reason, () => {})
-  })
-}

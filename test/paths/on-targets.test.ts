@@ -4,7 +4,7 @@
  * (validation.cases.ts); and the examples against the reference evaluator.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest'
-import { propertyAnalysisTargets, describePropertySkip } from '../filters/filter-db.js'
+import { analysisTargets, describePropertySkip } from '../filters/filter-db.js'
 import { openTrendEngine } from '../trends/support/engine.js'
 import { actorCases } from './actors.cases.js'
 import { exampleCases, referenceExampleCases } from './examples.cases.js'
@@ -16,7 +16,7 @@ referenceExampleCases()
 
 describePropertySkip()
 
-for (const target of propertyAnalysisTargets) {
+for (const target of analysisTargets) {
   describe(target.name, () => {
     let opened: Opened | undefined
     beforeAll(async () => {

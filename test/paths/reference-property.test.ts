@@ -7,7 +7,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { PathPersonsParams, PathsParams } from '@sightline/core'
-import { propertyAnalysisTargets, describePropertySkip } from '../filters/filter-db.js'
+import { analysisTargets, describePropertySkip } from '../filters/filter-db.js'
 import { runsOn } from '../conformance/target.js'
 import { referencePathActors, referencePaths } from '../reference/paths/path-reference.js'
 import type { RefPathsParams } from '../reference/paths/path-sessions.js'
@@ -27,7 +27,7 @@ const keyChoice = fc.record({ kind: fc.constantFrom('none', 'start', 'end', 'edg
 
 describePropertySkip()
 
-for (const target of propertyAnalysisTargets) {
+for (const target of analysisTargets) {
   describe(target.name, () => {
     let engine: TrendEngine
     beforeAll(async () => {

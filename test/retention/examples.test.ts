@@ -5,7 +5,7 @@
  * held to the same hand count.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { propertyAnalysisTargets, describePropertySkip } from '../filters/filter-db.js'
+import { analysisTargets, describePropertySkip } from '../filters/filter-db.js'
 import { referenceRetention } from '../reference/retention/retention-reference.js'
 import { EXAMPLES } from './examples.js'
 import { loadInto, openRetentionEngine, shown, type Clocked } from './support.js'
@@ -22,7 +22,7 @@ describe('reference evaluator', () => {
 
 describePropertySkip()
 
-for (const target of propertyAnalysisTargets) {
+for (const target of analysisTargets) {
   describe(target.name, () => {
     let state: Clocked
     beforeAll(async () => {

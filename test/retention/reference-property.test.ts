@@ -10,7 +10,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { RetentionParams, RetentionPersonsParams } from '@sightline/core'
-import { propertyAnalysisTargets, describePropertySkip } from '../filters/filter-db.js'
+import { analysisTargets, describePropertySkip } from '../filters/filter-db.js'
 import { runsOn } from '../conformance/target.js'
 import type { RefDataset } from '../reference/shared/ref-dataset.js'
 import { referenceRetention } from '../reference/retention/retention-reference.js'
@@ -38,7 +38,7 @@ const comparable = (rows: ReadonlyArray<{ values: ReadonlyArray<{ count: number;
 
 describePropertySkip()
 
-for (const target of propertyAnalysisTargets) {
+for (const target of analysisTargets) {
   describe(target.name, () => {
     let state: Clocked
     beforeAll(async () => {

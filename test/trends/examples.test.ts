@@ -3,7 +3,7 @@
  * (test/reference/trends/trend-examples.ts) on every storage target.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { propertyAnalysisTargets, describePropertySkip } from '../filters/filter-db.js'
+import { analysisTargets, describePropertySkip } from '../filters/filter-db.js'
 import { TREND_EXAMPLES, toRefDataset, trendMismatches, type TrendExample } from '../reference/trends/trend-examples.js'
 import { openTrendEngine, type TrendEngine } from './support/engine.js'
 import { loadTrendData } from './support/load.js'
@@ -66,7 +66,7 @@ async function materialise(engine: TrendEngine, projectId: number, example: Tren
 
 describePropertySkip()
 
-for (const target of propertyAnalysisTargets) {
+for (const target of analysisTargets) {
   describe(target.name, () => {
     let engine: TrendEngine
     let now = new Date()

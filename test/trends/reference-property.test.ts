@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { propertyAnalysisTargets, describePropertySkip } from '../filters/filter-db.js'
+import { analysisTargets, describePropertySkip } from '../filters/filter-db.js'
 import { runsOn } from '../conformance/target.js'
 import type { RefDataset } from '../reference/shared/ref-dataset.js'
 import { dataset } from '../reference/trends/trend-arbitraries.js'
@@ -43,7 +43,7 @@ const parts = (row: Record<string, unknown>): string[] => (row.breakdown_value =
 
 describePropertySkip()
 
-for (const target of propertyAnalysisTargets) {
+for (const target of analysisTargets) {
   describe(target.name, () => {
     let engine: TrendEngine
     let now = new Date()
