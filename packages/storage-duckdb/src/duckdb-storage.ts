@@ -24,9 +24,13 @@ export interface DuckDBStorageOptions {
    * A file database also gets `memory_limit: '1GB'` (`FILE_MEMORY_LIMIT`) by
    * default, where DuckDB's own is 80% of the machine's memory: its buffer
    * pool held 3.9 GB over a load of 10M events (1.5 GB at 512MB, at the same
-   * rate), and every analysis of the benchmarks ran at 10M events under 1GB
-   * as fast as without it. In memory, the data itself lives in that pool,
-   * so DuckDB's default stays.
+   * rate). At 10M events every analysis of the benchmarks but one runs under
+   * 1GB as fast as under 2GB; the 5-step ordered funnel runs 1.25x slower
+   * (a plan with many joins, groupings and windows leaves its largest
+   * grouping less memory), for 0.7 GB less peak RSS over the suites
+   * (benchmarks/README.md, "DuckDB's memory limit and plans with many
+   * operators"). In memory, the data itself lives in that pool, so DuckDB's
+   * default stays.
    */
   readonly config?: Readonly<Record<string, string>>
 }
