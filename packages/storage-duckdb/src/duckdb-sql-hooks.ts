@@ -17,6 +17,8 @@ const SMALL_LIST = 16
 
 export const duckdbSqlHooks: SqlHooks = {
   jsonText: (json, key) => sql<string | null>`json_extract_string(${json}, ${jsonPointer(key)})`,
+  // With a list of paths DuckDB parses the document once for all of them (a bound list, as textInList binds).
+  jsonTexts: (json, keys) => sql`json_extract_string(${json}, ${keys.map(jsonPointer)})`,
   // DuckDB's `~` must match the whole text; regexp_matches finds a match anywhere (RE2).
   regexMatch: (text, pattern) => sql`regexp_matches(${text}, ${pattern})`,
   textToDouble: (text) => {
