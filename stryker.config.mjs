@@ -7,7 +7,7 @@
 export default {
   testRunner: 'vitest',
   plugins: ['@stryker-mutator/vitest-runner'],
-  vitest: { configFile: 'vitest.mutation.config.ts', related: false },
+  vitest: { configFile: 'vitest.mutation.config.ts', related: false, pool: 'forks' },
   mutate: ['packages/core/src/query/**/*.ts'],
   incremental: true,
   incrementalFile: 'reports/stryker-incremental.json',

@@ -277,4 +277,26 @@ export const BREAKDOWN_EXAMPLES: TrendExample[] = [
     expected: [{ breakdown_value: 'Chrome', data: [2] }],
     why: 'Limit 1 keeps Chrome (2); Safari would be Other, which is hidden.',
   },
+  {
+    name: 'unique_session breakdown: a value whose events carry no session is a row of zeros',
+    data: {
+      project: UTC,
+      now: NOW,
+      persons: {},
+      events: [
+        ev('$pageview', 'u1', '2024-01-01T10:00:00Z', { $browser: 'Chrome', $session_id: 's1' }),
+        ev('$pageview', 'u1', '2024-01-01T11:00:00Z', { $browser: 'Chrome', $session_id: 's1' }),
+        ev('$pageview', 'u2', '2024-01-01T12:00:00Z', { $browser: 'Chrome', $session_id: 's2' }),
+        ev('$pageview', 'u1', '2024-01-02T10:00:00Z', { $browser: 'Chrome', $session_id: 's3' }),
+        ev('$pageview', 'u3', '2024-01-01T13:00:00Z', { $browser: 'Safari' }),
+        ev('$pageview', 'u3', '2024-01-02T11:00:00Z', { $browser: 'Safari', $session_id: '' }),
+      ],
+    },
+    params: { events: [{ id: '$pageview', math: 'unique_session' }], date_from: '2024-01-01', date_to: '2024-01-02', breakdown: '$browser' },
+    expected: [
+      { breakdown_value: 'Chrome', label: 'Chrome', data: [2, 1], count: 3 },
+      { breakdown_value: 'Safari', label: 'Safari', data: [0, 0], count: 0 },
+    ],
+    why: "Chrome: Jan 1 sessions s1 (twice) and s2 = 2, Jan 2 s3 = 1. Safari's events have a missing and an empty $session_id, which count no session, but they make Safari a breakdown value (PostHog groups the events by value and counts distinct non-empty session ids in each group): a row of zeros, ranked after Chrome on its total.",
+  },
 ]
