@@ -34,6 +34,16 @@ export interface FunnelPlan {
    */
   readonly disjointSteps: boolean
   /**
+   * Strict funnels: `fe` holds only the events from each target's first
+   * step-0 event to its last step or exclusion event (its span), found from
+   * the named events before the scope's events are read (funnel-events-sql.ts,
+   * `strictSpans`). Where a run is its target's events (no breakdown), no
+   * later CTE needs to cut them to the span again. Where a run is part of its
+   * target's events (by all events' values, by cohort) its own span lies
+   * within. Needs every step and exclusion to name an event.
+   */
+  readonly spansAtScan: boolean
+  /**
    * Funnel trends: runs are split further by entry period (`per`, the bucket
    * index of the step-0 event that opened the attempt), and events sharing a
    * timestamp are taken one by one (trends.rs has no same-instant rule).
@@ -58,6 +68,7 @@ export function planFunnel(request: FunnelRequest, n: number): FunnelPlan {
     gaps: Object.freeze(gaps),
     stepClass: Object.freeze(stepClasses(request, n)),
     disjointSteps: disjoint(request, n),
+    spansAtScan: spansAtScan(request, n, runs),
     trends: request.viz === 'trends',
   })
 }
@@ -66,6 +77,16 @@ function stepClasses(request: FunnelRequest, n: number): number[] {
   // A first-time math narrows which events a step matches, so it is part of the entity.
   const keys = request.steps.slice(0, n).map((s) => JSON.stringify([s.kind, s.event, s.actionId, s.properties, isFirstTimeMath(s.math) ? s.math : null]))
   return keys.map((k) => keys.indexOf(k))
+}
+
+/**
+ * See `FunnelPlan.spansAtScan`: not under first or last touch (a run's value comes from its target's earliest or
+ * latest event with one, wherever it is) or step attribution (from step events before the first step-0 event too),
+ * and not where a step or exclusion names no event (an action, "All events"), which leaves the scan nothing to narrow.
+ */
+function spansAtScan(request: FunnelRequest, n: number, runs: RunKind): boolean {
+  if (request.order !== 'strict' || (runs !== 'none' && runs !== 'all_events' && runs !== 'cohort')) return false
+  return [...request.steps.slice(0, n), ...request.exclusions.map((x) => x.entity)].every((e) => e.kind === 'events' && e.event !== null)
 }
 
 function disjoint(request: FunnelRequest, n: number): boolean {

@@ -79,17 +79,13 @@ export function funnelEventsSql(plan: FunnelPlan, s: FunnelSources): Sql {
  * scan the event-name filter narrows), and the scope's events are joined to
  * them: events outside every span are dropped as they are read, instead of
  * being carried into `runs` and read again (at 10M events that was a third
- * of a strict funnel). Without a breakdown, by all events' values and by
- * cohort, a run's events are some of its target's, so its span lies within
- * the target's. Null where this does not hold or pays nothing: first and
- * last touch take a run's value from the target's earliest or latest event
- * with one, wherever it is; step attribution from step events before the
- * first step-0 event too; a step or exclusion with no event name (an
- * action, "All events") leaves the scan nothing to narrow.
+ * of a strict funnel). Null where the plan says this does not hold or pays
+ * nothing (`FunnelPlan.spansAtScan`).
  */
 function strictSpans(plan: FunnelPlan, s: FunnelSources, conditions: ReadonlyArray<Expression<SqlBool>>): Sql | null {
-  if (plan.order !== 'strict' || s.named === null) return null
-  if (plan.runs !== 'none' && plan.runs !== 'all_events' && plan.runs !== 'cohort') return null
+  if (!plan.spansAtScan) return null
+  // The plan and the sources read the same entities: every step and exclusion names an event.
+  if (s.named === null) throw new Error('funnel events: spans at scan without a name for every step and exclusion')
   const where = join([...conditions, s.named].map((c) => sql`${c}`), ' and ')
   // Grouped by the inner select's column: a target with bound parameters (a HogQL expression) repeated in a
   // GROUP BY would bind new ones, and DuckDB would not see the same expression.

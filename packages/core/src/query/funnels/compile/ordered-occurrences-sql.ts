@@ -83,7 +83,13 @@ export function compactedCtes(plan: FunnelPlan): Array<Cte> {
   const base = eventPlan(plan)
   const run = runCols(base)
   const spans = sql`select ${run}, min(case when ${hasBit(sql`sm`, 0)} then ts end) as lo, max(ts) as hi from runs where sm <> 0 or xm <> 0 group by ${run}`
-  const inSpan = sql`select r.* from runs as r join (${spans}) as sp on ${sameCols(runNames(base), 'sp', 'r')} where r.ts >= sp.lo and r.ts <= sp.hi`
+  // Where `fe` holds only the spans' events and a run is its target's, each run's span is all of its events (its first
+  // step-0 event opens it, its last step or exclusion event closes it): cutting again changed nothing and cost a
+  // grouping and a join of every kept event (DuckDB, 10M events, a strict 3-step funnel: 0.90 of the time without).
+  const inSpan =
+    plan.spansAtScan && plan.runs === 'none'
+      ? sql`select * from runs`
+      : sql`select r.* from runs as r join (${spans}) as sp on ${sameCols(runNames(base), 'sp', 'r')} where r.ts >= sp.lo and r.ts <= sp.hi`
   const order = sql`partition by ${partitionCols(base)} order by ts, fs, uuid`
   // Resets before each event (a split instant resets nothing), by the step they clear: see occurrencesSql.
   const resets = Array.from({ length: plan.n }, (_, k) => {
