@@ -3,9 +3,10 @@
  * an hourly grid from 2024-03-08 whose steps are an hour, a day, a day and
  * an hour or a week apart, requests with windows of days and weeks (every
  * view and order type, exclusions, breakdowns), funnel trends by New York's
- * days. Every storage answers exactly what the reference evaluator answers,
- * people URLs aside. SIGHTLINE_FUNNEL_RUNS sizes it too (a third of the
- * reference property's datasets).
+ * days. Every storage answers what the reference evaluator answers, people
+ * URLs aside and fractions to 12 significant digits (`toTwelveDigits`).
+ * SIGHTLINE_FUNNEL_RUNS sizes it too (a third of the reference property's
+ * datasets).
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -16,6 +17,7 @@ import { referenceFunnel } from '../reference/funnels/funnel-reference.js'
 import { dstDatasetArb, dstRequestArb } from './support/arbitraries.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
 import { outcome } from './support/outcome.js'
+import { toTwelveDigits } from './support/twelve-digits.js'
 import { loadExample, withoutUrls } from './support/load-example.js'
 import { reportBeforeTimeout } from '../execution/report-before-timeout.js'
 
@@ -40,7 +42,7 @@ describe.each(targets)('funnels across a DST change agree with the reference on 
           // Through the public entry point: the executor's timeout, cancellation and budgets, as production runs it.
           const actual = await outcome(engine.sightline.query.funnel(loaded.projectId, loaded.params(params)))
           const got = 'ok' in actual ? { ok: withoutUrls(loaded.result(actual.ok.result)) } : actual
-          expect(got, JSON.stringify(params)).toEqual(expected)
+          expect(toTwelveDigits(got), JSON.stringify(params)).toEqual(toTwelveDigits(expected))
         }
       }),
       { numRuns: DATASETS, ...reportBeforeTimeout(TIMEOUT_MS) },

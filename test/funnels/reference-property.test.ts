@@ -15,6 +15,7 @@ import type { FunnelExampleData } from '../reference/funnels/funnel-dataset.js'
 import { datasetOf, requestArb } from './support/arbitraries.js'
 import { openFunnelEngine, type FunnelEngine } from './support/engine.js'
 import { outcome } from './support/outcome.js'
+import { toTwelveDigits } from './support/twelve-digits.js'
 import { loadExample, withoutUrls } from './support/load-example.js'
 import { reportBeforeTimeout } from '../execution/report-before-timeout.js'
 
@@ -23,14 +24,6 @@ const PER_DATASET = 8
 // A dataset takes a few seconds: the bound grows with the runs asked for, and a stuck statement fails within minutes, not ten.
 const TIMEOUT_MS = 60_000 + DATASETS * 15_000
 
-/**
- * Fractions to 12 significant digits. Averages and medians are sums over rows divided by counts, added up in another
- * order by the database than by the reference: they agree to the last bit or two (the Postgres server answered an
- * Other row's average as 565.7142857142858, the reference 565.7142857142857, at seed -1486335064). Counts and
- * integers compare exactly.
- */
-const toTwelveDigits = <T>(value: T): T =>
-  JSON.parse(JSON.stringify(value), (_key, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(12)) : v)) as T
 
 function property(engine: () => FunnelEngine, data: fc.Arbitrary<FunnelExampleData>, requests: fc.Arbitrary<Record<string, unknown>>, extra: Record<string, unknown> = {}) {
   return fc.asyncProperty(data, fc.array(requests, { minLength: PER_DATASET, maxLength: PER_DATASET }), async (data, requests) => {
