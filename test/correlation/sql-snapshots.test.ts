@@ -58,10 +58,10 @@ describe('funnel correlation SQL, compiled with no database', () => {
           
           from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $3 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($4, "e"."event")) as fe0),
       runs as not materialized (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
-      sl as (select tgt, p0, coalesce(list(ts) filter (where ((sm % 2) >= 1)), []) as l0, coalesce(list(ts) filter (where ((sm % 4) >= 2)), []) as l1, min(case when ((sm % 2) >= 1) then ts end) as lo, max(case when ((sm % 2) >= 1) then ts end) + 1209600000000 as hi
-          from runs group by tgt, p0),
+      sl as (select tgt, p0, list_transform(list_filter(tl, lambda x: (((x % 4) % 2) >= 1)), lambda x: x // 4 + 1710284400000000) as l0, list_transform(list_filter(tl, lambda x: (((x % 4) % 4) >= 2)), lambda x: x // 4 + 1710284400000000) as l1, lo, hi from (
+            select tgt, p0, list((ts - 1710284400000000) * 4 + sm) as tl, min(case when ((sm % 2) >= 1) then ts end) as lo, max(case when ((sm % 2) >= 1) then ts end) + 1209600000000 as hi from runs group by tgt, p0) as g),
       sc0 as (select tgt, p0, easy, lo, hi, unnest((case when easy = 1 then l0 else list_value(lo) end)) as c0, l0, l1
-              from (select s.*, (case when len(l0) * (len(l1)) <= 64 * (len(l0) + (len(l1))) then 1 else 0 end) as easy from sl as s where len(l0) > 0) as s),
+              from (select s.*, (case when len(l0) * (len(l1)) <= 64 * (len(l0) + (len(l1))) then 1 else 0 end) as easy from sl as s where lo is not null) as s),
       sc1 as (select tgt, p0, easy, lo, hi, c0, (case when g1 = c0 then list_min(list_filter(l1, lambda x: x > c0 and x <= c0 + 1209600000000)) else g1 end) as c1, (case when g1 = c0 then 1 else 0 end) as x1, l0, l1
               from (select s.*, list_min(list_filter(l1, lambda x: x > c0 - 1 and x <= c0 + 1209600000000)) as g1 from sc0 as s) as s),
       slo as (select tgt, p0, sure, lo, hi, reached, struct_extract(best, 't1') as t1, struct_extract(best, 't2') as t2 from (

@@ -96,6 +96,60 @@ describe.each(analysisTargets)('list hooks on $name', (target: ConformanceTarget
       expect(rows[0]!.b).toBeNull()
     })
 
+    describe('tagged lists, where declared', () => {
+      // Times from 1000 to 1010 with step masks (3 bits): 1000 a, 1003 b, 1003 again b, 1005 a and c, 1010 c; one of 0.
+      const SHAPE = { from: 1000, to: 1010, tagBits: 3 }
+      const ROWS = sql`(select * from (values (1, 1000, 1), (1, 1003, 2), (1, 1003, 2), (1, 1005, 5), (1, 1010, 4), (1, 1007, 0)) as t(g, v, m))`
+      const tagged = () => lists().tagged
+      /** The sorted values of the group's tagged list whose tag passes `test`. */
+      const read = async (test: (tag: Expression<number>) => Expression<unknown>, shape = SHAPE): Promise<number[]> => {
+        const t = tagged()!
+        const list = t.listOf(sql<number>`cast(v as bigint)`, sql<number>`cast(m as bigint)`, shape)!
+        const { rows } = await sql<{ e: unknown }>`select ${lists().unnest(sql`li`)} as e from (
+            select ${t.withTag(list, shape, test as never)} as li from ${ROWS} as t group by g) as s`.execute(db())
+        return rows.map((r) => Number(r.e)).sort((a, b) => a - b)
+      }
+      const bit = (k: number) => (tag: Expression<number>) => sql`(${tag} % ${sql.lit(2 ** (k + 1))}) >= ${sql.lit(2 ** k)}`
+
+      it.runIf(declares(target))('is declared on DuckDB', () => {
+        expect(tagged()).toBeDefined()
+      })
+
+      it.runIf(declares(target))('reads back each value with its own tag, repeats kept, an empty list where no tag passes', async () => {
+        expect(await read(bit(0))).toEqual([1000, 1005])
+        expect(await read(bit(1))).toEqual([1003, 1003])
+        expect(await read(bit(2))).toEqual([1005, 1010])
+        // The tag is the whole mask: a test over two bits, and the row tagged 0.
+        expect(await read((tag) => sql`${bit(0)(tag)} and ${bit(2)(tag)}`)).toEqual([1005])
+        expect(await read((tag) => sql`${tag} = 0`)).toEqual([1007])
+        expect(await read((tag) => sql`${tag} > 7`)).toEqual([])
+        // The range's own ends come back as they went in.
+        expect(await read(bit(2), { from: 1000, to: 1010, tagBits: 30 })).toEqual([1005, 1010])
+      })
+
+      it.runIf(declares(target))('holds epoch microseconds of a funnel range with 20 tag bits', async () => {
+        const from = 1_709_251_200_000_000 // 2024-03-01
+        const shape = { from, to: from + 100 * 86_400_000_000, tagBits: 20 }
+        const t = tagged()!
+        const list = t.listOf(sql<number>`cast(v as bigint)`, sql<number>`cast(m as bigint)`, shape)!
+        const { rows } = await sql<{ e: unknown }>`select ${lists().unnest(sql`li`)} as e from (
+            select ${t.withTag(list, shape, (tag) => sql`${tag} = ${sql.lit(2 ** 19)}`)} as li
+            from (values (1, cast(${sql.lit(shape.to)} as bigint), ${sql.lit(2 ** 19)}), (1, cast(${sql.lit(from)} as bigint), 1)) as t(g, v, m) group by g) as s`.execute(db())
+        expect(rows.map((r) => String(r.e))).toEqual([String(shape.to)])
+      })
+
+      it.runIf(declares(target))('declines a shape whose elements would not fit, so the caller gathers a list per test', () => {
+        const t = tagged()!
+        const value = sql<number>`v`
+        // 2^30 tags over 2^34 microseconds (about 4.8 hours) need 64 bits.
+        expect(t.listOf(value, value, { from: 0, to: 2 ** 34, tagBits: 30 })).toBeNull()
+        expect(t.listOf(value, value, { from: 0, to: 2 ** 33 - 1, tagBits: 30 })).not.toBeNull()
+        expect(t.listOf(value, value, { from: 0.5, to: 10, tagBits: 3 })).toBeNull()
+        expect(t.listOf(value, value, { from: 10, to: 9, tagBits: 3 })).toBeNull()
+        expect(() => t.withTag(value, { from: 0, to: 2 ** 34, tagBits: 30 }, () => sql`true`)).toThrow(RangeError)
+      })
+    })
+
     it('refuses a field name it would have to quote', () => {
       expect(() => lists().argMax([['t1; drop', sql<number>`1`]], [sql<number>`1`])).toThrow(/field name/)
       expect(() => lists().field(sql`r`, "t1') from x; --")).toThrow(/field name/)

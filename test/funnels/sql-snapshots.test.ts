@@ -62,10 +62,10 @@ describe('funnel SQL, compiled with no database', () => {
             
             from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($5, "e"."event")) as fe0),
         runs as not materialized (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
-        sl as (select tgt, p0, coalesce(list(ts) filter (where ((sm % 2) >= 1)), []) as l0, coalesce(list(ts) filter (where ((sm % 4) >= 2)), []) as l1, coalesce(list(ts) filter (where ((sm % 8) >= 4)), []) as l2, min(case when ((sm % 2) >= 1) then ts end) as lo, max(case when ((sm % 2) >= 1) then ts end) + 1209600000000 as hi
-            from runs group by tgt, p0),
+        sl as (select tgt, p0, list_transform(list_filter(tl, lambda x: (((x % 8) % 2) >= 1)), lambda x: x // 8 + 1710284400000000) as l0, list_transform(list_filter(tl, lambda x: (((x % 8) % 4) >= 2)), lambda x: x // 8 + 1710284400000000) as l1, list_transform(list_filter(tl, lambda x: (((x % 8) % 8) >= 4)), lambda x: x // 8 + 1710284400000000) as l2, lo, hi from (
+              select tgt, p0, list((ts - 1710284400000000) * 8 + sm) as tl, min(case when ((sm % 2) >= 1) then ts end) as lo, max(case when ((sm % 2) >= 1) then ts end) + 1209600000000 as hi from runs group by tgt, p0) as g),
         sc0 as (select tgt, p0, easy, lo, hi, unnest((case when easy = 1 then l0 else list_value(lo) end)) as c0, l0, l1, l2
-                from (select s.*, (case when len(l0) * (len(l1) + len(l2)) <= 64 * (len(l0) + (len(l1) + len(l2))) then 1 else 0 end) as easy from sl as s where len(l0) > 0) as s),
+                from (select s.*, (case when len(l0) * (len(l1) + len(l2)) <= 64 * (len(l0) + (len(l1) + len(l2))) then 1 else 0 end) as easy from sl as s where lo is not null) as s),
         sc1 as (select tgt, p0, easy, lo, hi, c0, (case when g1 = c0 then list_min(list_filter(l1, lambda x: x > c0 and x <= c0 + 1209600000000)) else g1 end) as c1, (case when g1 = c0 then 1 else 0 end) as x1, l0, l1, l2
                 from (select s.*, list_min(list_filter(l1, lambda x: x > c0 - 1 and x <= c0 + 1209600000000)) as g1 from sc0 as s) as s),
         sc2 as (select tgt, p0, easy, lo, hi, c0, c1, x1, (case when g2 = c1 then list_min(list_filter(l2, lambda x: x > c1 and x <= c0 + 1209600000000)) else g2 end) as c2, (case when g2 = c1 then 1 else 0 end) as x2, l0, l1, l2
@@ -446,7 +446,8 @@ describe('funnel SQL, compiled with no database', () => {
             
             from events as e left join person_distinct_id_overrides as ov on ov.project_id = e.project_id and ov.distinct_id = e.distinct_id where (e.project_id = $4 and e.timestamp >= cast('2024-03-12T23:00:00.000000Z' as timestamptz) and e.timestamp <= cast('2024-03-20T22:59:59.999999Z' as timestamptz) and true) and list_contains($5, "e"."event")) as fe0),
         runs as (select tgt, '' as p0, ts, uuid, sm, xm, fs, b0 from fe),
-        uls as (select tgt, p0, coalesce(list(ts) filter (where ((sm % 2) >= 1)), []) as l0, coalesce(list(ts) filter (where ((sm % 4) >= 2)), []) as l1, coalesce(list(ts) filter (where ((sm % 8) >= 4)), []) as l2, coalesce(list(ts) filter (where sm <> 0), []) as la, min(ts) as lo from runs group by tgt, p0),
+        uls as (select tgt, p0, list_transform(list_filter(tl, lambda x: (((x % 8) % 2) >= 1)), lambda x: x // 8 + 1710284400000000) as l0, list_transform(list_filter(tl, lambda x: (((x % 8) % 4) >= 2)), lambda x: x // 8 + 1710284400000000) as l1, list_transform(list_filter(tl, lambda x: (((x % 8) % 8) >= 4)), lambda x: x // 8 + 1710284400000000) as l2, list_transform(list_filter(tl, lambda x: (x % 8) <> 0), lambda x: x // 8 + 1710284400000000) as la, lo from (
+              select tgt, p0, list((ts - 1710284400000000) * 8 + sm) as tl, min(ts) as lo from runs group by tgt, p0) as g),
         ulc as (select tgt, p0, easy, s, list_min(list_filter(l0, lambda x: x > s - 1 and x <= s + 1209600000000)) as m0, list_min(list_filter(l1, lambda x: x > s - 1 and x <= s + 1209600000000)) as m1, list_min(list_filter(l2, lambda x: x > s - 1 and x <= s + 1209600000000)) as m2 from (
                 select tgt, p0, easy, unnest((case when easy = 1 then la else list_value(lo) end)) as s, l0, l1, l2 from (select u.*, (case when len(la) <= 64 then 1 else 0 end) as easy from uls as u) as u) as u),
         ulb as (select tgt, p0, min(easy) as sure, max(cnt) - 1 as reached, arg_max(struct_pack(h0 := m0, h1 := m1, h2 := m2), struct_pack(k0 := cnt, k1 := -s)) as best

@@ -18,6 +18,8 @@ import { duckdbMemory } from '../targets/duckdb.js'
 
 const MINUTE = 60_000_000
 const T = 1_709_632_800_000_000 // 2024-03-05T10:00:00Z in microseconds
+/** The times the rows below fall in, as a funnel's date range bounds its events: a year on either side of T. */
+const SPAN = { fromMicros: T - 365 * 1440 * MINUTE, toMicros: T + 365 * 1440 * MINUTE }
 /** A run's event: its time in minutes after T and its step mask (bit k: matches 0-based step k). */
 type Row = readonly [minutes: number, mask: number]
 
@@ -26,13 +28,16 @@ type Row = readonly [minutes: number, mask: number]
 const plan = planFunnel(decodeFunnelRequest({ events: [{ id: 'a' }, { id: null }, { id: 'c' }], date_from: '-7d' }), 3)
 const disjoint = planFunnel(decodeFunnelRequest({ events: [{ id: 'a' }, { id: 'b' }, { id: 'c' }], date_from: '-7d' }), 3)
 
-describe('step lists: the runs they decide', () => {
+// Each run's lists gathered both ways: one tagged list read back per step (DuckDB's `ListHooks.tagged`), and a `list` per
+// step (the spelling where a range's times and the step bits do not fit one element).
+describe.each(['tagged', 'a list per step'])('step lists (%s): the runs they decide', (gathering) => {
   const { db, hooks } = dialectDb(duckdbMemory)
+  const lists = () => (gathering === 'tagged' ? hooks().lists! : { ...hooks().lists!, tagged: undefined })
 
   async function sure(runs: Record<string, ReadonlyArray<Row>>, of = plan): Promise<Record<string, { sure: number; reached: number }>> {
     const rows = Object.entries(runs).flatMap(([tgt, events]) => events.map(([minutes, mask], i) => sql`(${tgt}, ${T + minutes * MINUTE}, ${`${tgt}-${i}`}, ${mask})`))
     const source = sql`select tgt, '' as p0, cast(ts as bigint) as ts, uuid, cast(sm as bigint) as sm, cast(0 as bigint) as xm from (values ${sql.join(rows)}) as r(tgt, ts, uuid, sm)`
-    const query = withCtes([['runs', source], ...stepListsCtes(of, hooks().lists!)], sql`select tgt, sure, reached from slo`)
+    const query = withCtes([['runs', source], ...stepListsCtes(of, lists(), SPAN)], sql`select tgt, sure, reached from slo`)
     const { rows: out } = await query.execute(db())
     return Object.fromEntries((out as Array<{ tgt: string; sure: unknown; reached: unknown }>).map((r) => [r.tgt, { sure: Number(r.sure), reached: Number(r.reached) }]))
   }

@@ -17,6 +17,8 @@ import { duckdbMemory } from '../targets/duckdb.js'
 
 const MINUTE = 60_000_000
 const T = 1_709_632_800_000_000 // 2024-03-05T10:00:00Z in microseconds
+/** The times the rows below fall in, as a funnel's date range bounds its events: a year on either side of T. */
+const SPAN = { fromMicros: T - 365 * 1440 * MINUTE, toMicros: T + 365 * 1440 * MINUTE }
 /** A run's event: its time in minutes after T and its step mask (a = 1, b = 2, c = 4). */
 type Row = readonly [minutes: number, mask: number]
 
@@ -24,13 +26,15 @@ const request = (extra: Record<string, unknown> = {}) =>
   decodeFunnelRequest({ events: [{ id: 'a' }, { id: 'b' }, { id: 'c' }], date_from: '-7d', funnel_order_type: 'unordered', funnel_window_interval: 10, funnel_window_interval_unit: 'minute', ...extra })
 const plan = planFunnel(request(), 3)
 
-describe('unordered step lists', () => {
+// Each run's lists gathered both ways, as in step-lists.test.ts: one tagged list, and a `list` per step.
+describe.each(['tagged', 'a list per step'])('unordered step lists (%s)', (gathering) => {
   const { db, hooks } = dialectDb(duckdbMemory)
+  const lists = () => (gathering === 'tagged' ? hooks().lists! : { ...hooks().lists!, tagged: undefined })
 
   async function decide(runs: Record<string, ReadonlyArray<Row>>): Promise<Record<string, { sure: number; reached: number; minutes: Array<number | null> }>> {
     const rows = Object.entries(runs).flatMap(([tgt, events]) => events.map(([minutes, mask], i) => sql`(${tgt}, ${T + minutes * MINUTE}, ${`${tgt}-${i}`}, ${mask})`))
     const source = sql`select tgt, '' as p0, cast(ts as bigint) as ts, uuid, cast(sm as bigint) as sm, cast(0 as bigint) as xm from (values ${sql.join(rows)}) as r(tgt, ts, uuid, sm)`
-    const query = withCtes([['runs', source], ...unorderedListsCtes(plan, hooks().lists!)], sql`select tgt, sure, reached, t1, t2, t3 from ulo`)
+    const query = withCtes([['runs', source], ...unorderedListsCtes(plan, lists(), SPAN)], sql`select tgt, sure, reached, t1, t2, t3 from ulo`)
     const { rows: out } = await query.execute(db())
     const minutes = (v: unknown) => (v === null ? null : (Number(v) - T) / MINUTE)
     return Object.fromEntries(

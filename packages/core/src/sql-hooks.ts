@@ -220,6 +220,35 @@ export interface ListHooks {
   argMax(fields: ReadonlyArray<readonly [string, Expression<number | null>]>, keys: ReadonlyArray<Expression<number>>): Expression<unknown>
   /** Field `name` of a record made by `argMax`. */
   field(record: Expression<unknown>, name: string): Expression<number | null>
+  /**
+   * Optional: several lists of one group gathered by one aggregate. `listOf`
+   * costs an aggregate per list, and a funnel gathers one per step (DuckDB,
+   * 10M events, a 5-step funnel: its lists' aggregate 0.23 -> 0.10 s of CPU,
+   * the statement 0.85 of its time). Default: a `listOf` per list.
+   */
+  readonly tagged?: TaggedListHooks
+}
+
+/**
+ * One list of a group's values, each kept with its row's tag, read back as
+ * the lists of the values whose tags pass a test (`ListHooks.tagged`).
+ */
+export interface TaggedListHooks {
+  /**
+   * Aggregate: the group's `value`s, each with its row's `tag`, in one list;
+   * null where one element cannot hold both for `shape`, and the caller
+   * gathers a `listOf` per test instead.
+   */
+  listOf(value: Expression<number>, tag: Expression<number>, shape: TaggedListShape): Expression<unknown> | null
+  /** The `value`s of `list` (made by `listOf` with the same `shape`) whose tags pass `test`, as `ListHooks.listOf` lists them: an empty list when none does. */
+  withTag(list: Expression<unknown>, shape: TaggedListShape, test: (tag: Expression<number>) => Expression<SqlBool>): Expression<unknown>
+}
+
+/** What a tagged list holds: every value an integer from `from` to `to`, every tag an integer from 0 to 2^`tagBits` - 1 (`tagBits` from 1 to 30). */
+export interface TaggedListShape {
+  readonly from: number
+  readonly to: number
+  readonly tagBits: number
 }
 
 /**

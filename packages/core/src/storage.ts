@@ -18,7 +18,7 @@ export { PROPERTY_SLOT_POOL, slotColumns, type PropertySlotType } from './db/pro
 export { sqlCast, type SqlCastType } from './db/sql-cast.js'
 export type { ChangedDistinctId, ChangedGroup, ChangedOverride, ChangedPerson, ChangedPersonless, PersonRowChanges } from './db/person-row-changes.js'
 export type * from './db/tables.js'
-export { SQL_NUMBER_MAX_LENGTH, SQL_NUMBER_PATTERN, SQL_TIMESTAMP_PATTERN, type ListHooks, type SqlHooks, type UnorderedFilingInput } from './sql-hooks.js'
+export { SQL_NUMBER_MAX_LENGTH, SQL_NUMBER_PATTERN, SQL_TIMESTAMP_PATTERN, type ListHooks, type SqlHooks, type TaggedListHooks, type TaggedListShape, type UnorderedFilingInput } from './sql-hooks.js'
 
 /** What differs between databases, stated as facts the planner asks about (never "which database is this"). */
 export interface StorageCapabilities {

@@ -1,5 +1,5 @@
 import { sql, type Expression, type RawBuilder } from 'kysely'
-import { SQL_NUMBER_MAX_LENGTH, SQL_NUMBER_PATTERN, SQL_TIMESTAMP_PATTERN, type ListHooks, type SqlHooks, type UnorderedFilingInput } from '@sightline/core/storage'
+import { SQL_NUMBER_MAX_LENGTH, SQL_NUMBER_PATTERN, SQL_TIMESTAMP_PATTERN, type ListHooks, type SqlHooks, type TaggedListHooks, type TaggedListShape, type UnorderedFilingInput } from '@sightline/core/storage'
 
 /**
  * A JSON Pointer (RFC 6901) to a top-level key. DuckDB's JSONPath form
@@ -172,5 +172,38 @@ function duckdbListHooks(): ListHooks {
     argMax: (fields, keys) =>
       sql`arg_max(struct_pack(${sql.join(fields.map(([name, value]) => sql`${field(name)} := ${value}`))}), struct_pack(${sql.join(keys.map((k, i) => sql`${field(`k${i}`)} := ${k}`))}))`,
     field: (record, name) => sql<number | null>`struct_extract(${record}, ${sql.lit(fieldName(name))})`,
+    tagged: duckdbTaggedLists(),
   }
+}
+
+/**
+ * `ListHooks.tagged` in DuckDB: each element one BIGINT, `(value - from) *
+ * 2^tagBits + tag`, read back by its remainder and quotient. Five filtered
+ * `list` aggregates cost 2.3x one unfiltered `list` and five `list_filter`s
+ * of it (a 5-step funnel's lists at 10M events, 0.23 against 0.10 s of CPU);
+ * a list of structs or two parallel lists measured slower than the packed
+ * integers. Null where `to - from` and the tag do not fit in 63 bits (a
+ * funnel of 20 steps over 100 days still does).
+ */
+function duckdbTaggedLists(): TaggedListHooks {
+  return {
+    listOf: (value, tag, shape) => {
+      const m = multiplier(shape)
+      return m === null ? null : sql`list((${value} - ${sql.lit(shape.from)}) * ${sql.lit(m)} + ${tag})`
+    },
+    withTag: (list, shape, test) => {
+      const m = multiplier(shape)
+      if (m === null) throw new RangeError(`tagged lists: ${JSON.stringify(shape)} does not fit a BIGINT element`)
+      // x >= 0 (every value is at least `from`), so % and // are the remainder and quotient.
+      return sql`list_transform(list_filter(${list}, lambda x: ${test(sql<number>`(x % ${sql.lit(m)})`)}), lambda x: x // ${sql.lit(m)} + ${sql.lit(shape.from)})`
+    },
+  }
+}
+
+/** 2^tagBits, when every element of `shape` fits a BIGINT; null otherwise. The literals are the compiler's numbers, checked here. */
+function multiplier(shape: TaggedListShape): number | null {
+  const { from, to, tagBits } = shape
+  if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || to < from || !Number.isInteger(tagBits) || tagBits < 1 || tagBits > 30) return null
+  const m = 2 ** tagBits
+  return (BigInt(to) - BigInt(from) + 1n) * BigInt(m) - 1n <= 2n ** 63n - 1n ? m : null
 }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import type { ListHooks, SqlHooks } from '../../../storage.js'
+import type { ListHooks, SqlHooks, TaggedListShape } from '../../../storage.js'
 import type { FunnelPlan } from '../funnel-plan.js'
 import { runCols } from './run-key.js'
 import { hasBit, id, int, join, type Cte, type Sql } from './sql-kit.js'
@@ -53,7 +53,7 @@ export const LIST_WORK_PER_ELEMENT = 64
  * runs, and those whose lists would cost too much (`LIST_WORK_PER_ELEMENT`),
  * are left to the passes.
  */
-export function stepListsCtes(plan: FunnelPlan, lists: ListHooks): Array<Cte> {
+export function stepListsCtes(plan: FunnelPlan, lists: ListHooks, span: TimeSpan): Array<Cte> {
   const n = plan.n
   const W = int(plan.windowMicros)
   const run = runCols(plan)
@@ -65,14 +65,16 @@ export function stepListsCtes(plan: FunnelPlan, lists: ListHooks): Array<Cte> {
 
   // One list of the events matching two consecutive steps (usually none): aggregates cost per list (5 steps, 10M: -10%).
   // None where no event can match two steps (`disjointSteps`), and no list: every tie is then one of several events.
-  const adjacent = Array.from({ length: n - 1 }, (_, k) => sql`(${isStep(k)} and ${isStep(k + 1)})`)
+  const adjacent = (tag: Sql) => Array.from({ length: n - 1 }, (_, k) => sql`(${hasBit(tag, k)} and ${hasBit(tag, k + 1)})`)
   const twoSteps = !plan.disjointSteps
-  const gathered = [
-    ...Array.from({ length: n }, (_, k) => sql`${lists.listOf(ts, sql`${isStep(k)}`)} as ${l(k)}`),
-    ...(twoSteps ? [sql`${lists.listOf(ts, sql`${join(adjacent, ' or ')}`)} as mm`] : []),
+  const gathered: StepListItem[] = [
+    ...Array.from({ length: n }, (_, k) => ({ name: `l${k}`, test: (tag: Sql) => hasBit(tag, k) })),
+    ...(twoSteps ? [{ name: 'mm', test: (tag: Sql) => sql`(${join(adjacent(tag), ' or ')})` }] : []),
   ]
-  const perRun = sql`select ${run}, ${join(gathered)}, min(case when ${isStep(0)} then ts end) as lo, max(case when ${isStep(0)} then ts end) + ${W} as hi
-    from runs group by ${run}`
+  const perRun = perRunListsSql(plan, lists, span, gathered, [
+    ['lo', sql`min(case when ${isStep(0)} then ts end)`],
+    ['hi', sql`max(case when ${isStep(0)} then ts end) + ${W}`],
+  ])
   const size = (k: number): Sql => sql`${lists.size(l(k))}`
   const later = sql`(${join(Array.from({ length: n - 1 }, (_, k) => size(k + 1)), ' + ')})`
   const easy = sql`(case when ${size(0)} * ${later} <= ${int(LIST_WORK_PER_ELEMENT)} * (${size(0)} + ${later}) then 1 else 0 end)`
@@ -85,7 +87,7 @@ export function stepListsCtes(plan: FunnelPlan, lists: ListHooks): Array<Cte> {
     [
       'sc0',
       sql`select ${run}, easy, lo, hi, ${lists.unnest(sql`(case when easy = 1 then l0 else ${lists.one(sql`lo`)} end)`)} as c0, ${kept}
-        from (select s.*, ${easy} as easy from sl as s where ${size(0)} > 0) as s`,
+        from (select s.*, ${easy} as easy from sl as s where lo is not null) as s`,
     ],
   ]
   for (let k = 1; k < n; k++) {
@@ -133,4 +135,40 @@ export function stepListsCtes(plan: FunnelPlan, lists: ListHooks): Array<Cte> {
 export function listOutcomeSql(plan: FunnelPlan): Sql {
   const times = Array.from({ length: plan.n }, (_, k) => id(`t${k + 1}`))
   return sql`select ${runCols(plan)}, reached, ${join(times)} from slo where sure = 1`
+}
+
+/** The times a funnel's events span (epoch µs, inclusive): its resolved date range, which its scan reads within. */
+export interface TimeSpan {
+  readonly fromMicros: number
+  readonly toMicros: number
+}
+
+/** One list of a run's event times: `name`, the times of the events whose step mask passes `test`. */
+export interface StepListItem {
+  readonly name: string
+  readonly test: (mask: Sql) => Sql
+}
+
+/**
+ * Per run of `runs`, each item's list of times and the aggregates `also`
+ * (name, aggregate), as one grouped select. Where the dialect tags values
+ * (`ListHooks.tagged`) every time is gathered once with its step mask (one
+ * aggregate, tags of `plan.n` bits: `runs` of a plan over step lists holds
+ * step bits only) and each list read back from it; otherwise each list is
+ * an aggregate of its own.
+ */
+export function perRunListsSql(plan: FunnelPlan, lists: ListHooks, span: TimeSpan, items: ReadonlyArray<StepListItem>, also: ReadonlyArray<readonly [string, Sql]>): Sql {
+  const run = runCols(plan)
+  const ts = sql<number>`ts`
+  const aggregates = also.map(([name, value]) => sql`${value} as ${id(name)}`)
+  const shape: TaggedListShape = { from: span.fromMicros, to: span.toMicros, tagBits: plan.n }
+  const tagged = lists.tagged?.listOf(ts, sql<number>`sm`, shape) ?? null
+  if (tagged === null || !lists.tagged) {
+    const each = items.map((item) => sql`${lists.listOf(ts, sql`${item.test(sql`sm`)}`)} as ${id(item.name)}`)
+    return sql`select ${run}, ${join([...each, ...aggregates])} from runs group by ${run}`
+  }
+  const read = lists.tagged
+  const each = items.map((item) => sql`${read.withTag(sql`tl`, shape, (tag) => sql`${item.test(sql`${tag}`)}`)} as ${id(item.name)}`)
+  return sql`select ${run}, ${join([...each, ...also.map(([name]) => id(name))])} from (
+      select ${run}, ${tagged} as tl, ${join(aggregates)} from runs group by ${run}) as g`
 }

@@ -3,7 +3,7 @@ import type { SqlHooks } from '../../../storage.js'
 import type { FunnelPlan } from '../funnel-plan.js'
 import { compactedCtes, firstLevelSql, groupsCtes, occurrencesSql } from './ordered-occurrences-sql.js'
 import { levelSql } from './ordered-level-sql.js'
-import { listOutcomeSql, stepListsCtes, stepListsFor } from './funnel-lists-sql.js'
+import { listOutcomeSql, stepListsCtes, stepListsFor, type TimeSpan } from './funnel-lists-sql.js'
 import { strictChainCtes, strictChainFor } from './strict-chain-sql.js'
 import { partitionCols, runCols, runNames } from './run-key.js'
 import { id, int, join, nullOf, sameCols, type Cte, type Sql } from './sql-kit.js'
@@ -25,13 +25,13 @@ const times = (n: number, upTo: number, alias?: string): Sql =>
  * takes over, which comes to the first path that stays clean, since starts
  * only grow.)
  */
-export function orderedOutcomeCtes(plan: FunnelPlan, hooks: SqlHooks): Array<Cte> {
+export function orderedOutcomeCtes(plan: FunnelPlan, hooks: SqlHooks, span: TimeSpan): Array<Cte> {
   // Where the dialect has list functions, step lists decide most runs, and the passes below take the rest.
   const lists = stepListsFor(plan, hooks)
   // Where joins of intermediate results hash, a strict funnel's runs without a split instant are chained by joins, and the passes take the rest.
   const chain = strictChainFor(plan, hooks)
   const ctes: Array<Cte> = [
-    ...(lists ? stepListsCtes(plan, lists) : []),
+    ...(lists ? stepListsCtes(plan, lists, span) : []),
     ...(plan.order === 'strict' ? compactedCtes(plan) : []),
     ...(chain ? strictChainCtes(plan) : []),
     ...groupsCtes(plan, lists ? sql`select ${runCols(plan)}, lo, hi from slo where sure = 0` : null, chain ? 'cmpu' : 'cmp'),

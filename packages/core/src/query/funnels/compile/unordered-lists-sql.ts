@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import type { ListHooks, SqlHooks } from '../../../storage.js'
 import type { FunnelPlan } from '../funnel-plan.js'
-import { LIST_WORK_PER_ELEMENT } from './funnel-lists-sql.js'
+import { LIST_WORK_PER_ELEMENT, perRunListsSql, type TimeSpan } from './funnel-lists-sql.js'
 import { runCols } from './run-key.js'
 import { hasBit, id, int, join, type Cte, type Sql } from './sql-kit.js'
 
@@ -40,7 +40,7 @@ export function unorderedListsFor(plan: FunnelPlan, hooks: SqlHooks): ListHooks 
  * square of its events: runs over `LIST_WORK_PER_ELEMENT` times their
  * events go to the passes.
  */
-export function unorderedListsCtes(plan: FunnelPlan, lists: ListHooks): Array<Cte> {
+export function unorderedListsCtes(plan: FunnelPlan, lists: ListHooks, span: TimeSpan): Array<Cte> {
   const n = plan.n
   const W = int(plan.windowMicros)
   const run = runCols(plan)
@@ -48,7 +48,7 @@ export function unorderedListsCtes(plan: FunnelPlan, lists: ListHooks): Array<Ct
   const l = (k: number) => id(`l${k}`)
   const m = (k: number) => id(`m${k}`)
   const ts = sql<number>`ts`
-  const gathered = [...steps.map((k) => sql`${lists.listOf(ts, sql`${hasBit(sql`sm`, k)}`)} as ${l(k)}`), sql`${lists.listOf(ts, sql`sm <> 0`)} as la`]
+  const gathered = [...steps.map((k) => ({ name: `l${k}`, test: (tag: Sql) => hasBit(tag, k) })), { name: 'la', test: (tag: Sql) => sql`${tag} <> 0` }]
   const easy = sql`(case when ${lists.size(sql`la`)} <= ${int(LIST_WORK_PER_ELEMENT)} then 1 else 0 end)`
   // A run over the bound keeps one row (its first time) so that `ulo` names it for the passes.
   const start = lists.unnest(sql`(case when easy = 1 then la else ${lists.one(sql`lo`)} end)`)
@@ -69,7 +69,7 @@ export function unorderedListsCtes(plan: FunnelPlan, lists: ListHooks): Array<Ct
   )
   const sorted = steps.map((j) => sql`(case ${join(steps.map((k) => sql`when ${id(`r${k}`)} = ${int(j)} then ${h(k)}`), ' ')} end) as ${id(`t${j + 1}`)}`)
   return [
-    ['uls', sql`select ${run}, ${join(gathered)}, min(ts) as lo from runs group by ${run}`],
+    ['uls', perRunListsSql(plan, lists, span, gathered, [['lo', sql`min(${ts})`]])],
     [
       'ulc',
       sql`select ${run}, easy, s, ${join(heads)} from (

@@ -3,6 +3,7 @@ import type { SqlHooks } from '../../../storage.js'
 import type { FunnelPlan } from '../funnel-plan.js'
 import { carriesRunValue, partitionCols, runCols, runNames } from './run-key.js'
 import { hasBit, id, int, join, sameCols, type Cte, type Sql } from './sql-kit.js'
+import type { TimeSpan } from './funnel-lists-sql.js'
 import { unorderedListsCtes, unorderedListsFor } from './unordered-lists-sql.js'
 
 /** The distinct classes of an unordered funnel's steps, with how many steps share each. */
@@ -93,7 +94,7 @@ export function unorderedStateCtes(plan: FunnelPlan, filing: SqlHooks | null, ho
  * (`unorderedListsFor`), step lists decide most runs first and these passes
  * read only the runs the lists leave (`urs`).
  */
-export function unorderedOutcomeCtes(plan: FunnelPlan, filing: SqlHooks | null, hooks: SqlHooks): Array<Cte> {
+export function unorderedOutcomeCtes(plan: FunnelPlan, filing: SqlHooks | null, hooks: SqlHooks, span: TimeSpan): Array<Cte> {
   const run = runCols(plan)
   const part = partitionCols(plan)
   const n = plan.n
@@ -119,7 +120,7 @@ export function unorderedOutcomeCtes(plan: FunnelPlan, filing: SqlHooks | null, 
   const lists = unorderedListsFor(plan, hooks)
   const head: Array<Cte> = lists
     ? [
-        ...unorderedListsCtes(plan, lists),
+        ...unorderedListsCtes(plan, lists, span),
         ['urs', sql`select r.* from runs as r join (select ${run} from ulo where sure = 0) as sb on ${sameCols(runNames(plan), 'sb', 'r')}`],
         ...unorderedStateCtes(plan, filing, hooks, 'urs'),
       ]
