@@ -27,7 +27,7 @@ import { funnelSources } from './funnel-sources.js'
 /** The CTEs that end in `outcome(tgt, p0.., reached, t1..tn)`: every run's furthest step and step times. */
 export function outcomeCtes(hooks: SqlHooks, request: FunnelRequest, env: FunnelEnv, plan: FunnelPlan): Array<Cte> {
   const perRun =
-    plan.order === 'unordered' ? unorderedOutcomeCtes(plan, unorderedFiling(request.steps, plan, hooks), hooks, env.range) : orderedOutcomeCtes(plan, hooks, env.range)
+    plan.order === 'unordered' ? unorderedOutcomeCtes(plan, unorderedFiling(request.steps, plan, hooks), hooks) : orderedOutcomeCtes(plan, hooks, env.range)
   return [...runsCtes(hooks, request, env, plan), ...perRun]
 }
 

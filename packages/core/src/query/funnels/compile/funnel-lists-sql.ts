@@ -144,7 +144,7 @@ export interface TimeSpan {
 }
 
 /** One list of a run's event times: `name`, the times of the events whose step mask passes `test`. */
-export interface StepListItem {
+interface StepListItem {
   readonly name: string
   readonly test: (mask: Sql) => Sql
 }
@@ -157,7 +157,7 @@ export interface StepListItem {
  * step bits only) and each list read back from it; otherwise each list is
  * an aggregate of its own.
  */
-export function perRunListsSql(plan: FunnelPlan, lists: ListHooks, span: TimeSpan, items: ReadonlyArray<StepListItem>, also: ReadonlyArray<readonly [string, Sql]>): Sql {
+function perRunListsSql(plan: FunnelPlan, lists: ListHooks, span: TimeSpan, items: ReadonlyArray<StepListItem>, also: ReadonlyArray<readonly [string, Sql]>): Sql {
   const run = runCols(plan)
   const ts = sql<number>`ts`
   const aggregates = also.map(([name, value]) => sql`${value} as ${id(name)}`)

@@ -3,8 +3,7 @@ import type { SqlHooks } from '../../../storage.js'
 import type { FunnelPlan } from '../funnel-plan.js'
 import { carriesRunValue, partitionCols, runCols, runNames } from './run-key.js'
 import { hasBit, id, int, join, sameCols, type Cte, type Sql } from './sql-kit.js'
-import type { TimeSpan } from './funnel-lists-sql.js'
-import { unorderedListsCtes, unorderedListsFor } from './unordered-lists-sql.js'
+import { unorderedWindowCtes, unorderedWindowFor } from './unordered-window-sql.js'
 
 /** The distinct classes of an unordered funnel's steps, with how many steps share each. */
 export function stepClasses(plan: FunnelPlan): Array<{ cls: number; size: number }> {
@@ -39,7 +38,7 @@ export function stepClasses(plan: FunnelPlan): Array<{ cls: number; size: number
  * and each event counts for the class of the step it was filed under. Without
  * it (no event can match two classes), an event's class is its entity's.
  */
-export function unorderedStateCtes(plan: FunnelPlan, filing: SqlHooks | null, hooks: SqlHooks, source = 'runs'): Array<Cte> {
+export function unorderedStateCtes(plan: FunnelPlan, filing: SqlHooks | null, hooks: SqlHooks): Array<Cte> {
   const run = runCols(plan)
   const part = partitionCols(plan)
   const W = int(plan.windowMicros)
@@ -63,8 +62,8 @@ export function unorderedStateCtes(plan: FunnelPlan, filing: SqlHooks | null, ho
   const seq = sql`row_number() over (partition by ${partitionCols(plan, 'r')} order by r.ts, r.fs, r.uuid) as seq, (case when r.sm = 0 then 1 else 0 end) as ex`
   return [
     fold
-      ? ['u0', sql`select r.*, ${seq}, ${clsOf} as cls0, ${overlapping(plan)} as ov from ${id(source)} as r`]
-      : ['u0', sql`select r.*, ${seq}, ${clsOf} as cls from ${id(source)} as r`],
+      ? ['u0', sql`select r.*, ${seq}, ${clsOf} as cls0, ${overlapping(plan)} as ov from runs as r`]
+      : ['u0', sql`select r.*, ${seq}, ${clsOf} as cls from runs as r`],
     ['u1', sql`select u0.*, sum(ex) over (${byRun} ${rows}) as seg, lag(ts) over (${byRun}) as pts, lag(ex) over (${byRun}) as pex from u0`],
     ['u2', sql`select u1.*, sum(case when pts is null or ex = 1 or ts - pts > ${W} then 1 else 0 end) over (${byRun} ${rows}) as island from u1`],
     ['u3', sql`select u2.*, (case when ${pushed} then 1 else 0 end) as pushed, seg - ex as dseg from u2`],
@@ -90,12 +89,14 @@ export function unorderedStateCtes(plan: FunnelPlan, filing: SqlHooks | null, ho
  * and its times are the queue heads' (per class, its oldest queued events).
  * Window functions over each run only, no joins: Postgres misjudges joins
  * between these intermediate results and would nest loops over them.
- * Where the dialect has list functions and the funnel allows them
- * (`unorderedListsFor`), step lists decide most runs first and these passes
- * read only the runs the lists leave (`urs`).
+ * Where every event matches one step and no exclusion or step attribution
+ * is set (`unorderedWindowFor`), one window pass decides every run instead
+ * (unordered-window-sql.ts).
  */
-export function unorderedOutcomeCtes(plan: FunnelPlan, filing: SqlHooks | null, hooks: SqlHooks, span: TimeSpan): Array<Cte> {
+export function unorderedOutcomeCtes(plan: FunnelPlan, filing: SqlHooks | null, hooks: SqlHooks): Array<Cte> {
   const run = runCols(plan)
+  const times = Array.from({ length: plan.n }, (_, i) => id(`t${i + 1}`))
+  if (unorderedWindowFor(plan)) return [...unorderedWindowCtes(plan, hooks), ['outcome', sql`select ${run}, reached, ${join(times)} from ulo`]]
   const part = partitionCols(plan)
   const n = plan.n
   const classes = stepClasses(plan)
@@ -116,20 +117,10 @@ export function unorderedOutcomeCtes(plan: FunnelPlan, filing: SqlHooks | null, 
   const sourceWindowed = sql`select ur5.*, ${atSrc(sql`seg`)} as sseg, ${join(sourceCols.map(([c, as]) => sql`${atSrc(id(c!))} as ${id(as!)}`))} from ur5`
   const sourceJoined = sql`select ur5.*, s.seg as sseg, ${join(sourceCols.map(([c, as]) => sql`${id(`s.${c}`)} as ${id(as!)}`))}
     from ur5 join (select ${run}, seg, ${join(sourceCols.map(([c]) => id(c!)))} from ur5 where seq = bsrc) as s on ${sameCols(runNames(plan), 's', 'ur5')}`
-  // Where the dialect has list functions and the funnel allows them, step lists decide most runs, and the passes below take the rest.
-  const lists = unorderedListsFor(plan, hooks)
-  const head: Array<Cte> = lists
-    ? [
-        ...unorderedListsCtes(plan, lists, span),
-        ['urs', sql`select r.* from runs as r join (select ${run} from ulo where sure = 0) as sb on ${sameCols(runNames(plan), 'sb', 'r')}`],
-        ...unorderedStateCtes(plan, filing, hooks, 'urs'),
-      ]
-    : unorderedStateCtes(plan, filing, hooks)
-  const times = Array.from({ length: n }, (_, i) => id(`t${i + 1}`))
   const passes = sql`select ${run}, max(vmax) - 1 as reached, ${join(Array.from({ length: n }, (_, i) => sql`max(case when hn = ${int(i + 1)} then ts end) as ${id(`t${i + 1}`)}`))}
         from uheads group by ${run}`
   return [
-    ...head,
+    ...unorderedStateCtes(plan, filing, hooks),
     [
       'ur1',
       sql`select u5.*, lag(done) over (${byRun}) as pdone, lag(cot) over (${byRun}) as pcot, lag(dseg) over (${byRun}) as pdseg, max(seq) over (${perRun}) as last from u5`,
@@ -151,12 +142,7 @@ export function unorderedOutcomeCtes(plan: FunnelPlan, filing: SqlHooks | null, 
       sql`select ${run}, vmax, ts, row_number() over (partition by ${part} order by ts) as hn from ur6
         where pushed = 1 and seg = sseg and seq <= bsrc and rk > ${ofClass('sco')} and rk <= ${ofClass('sco')} + least(${sizeOf}, ${ofClass('scr')} - ${ofClass('sco')})`,
     ],
-    ...(lists
-      ? ([
-          ['outp', passes],
-          ['outcome', sql`select ${run}, reached, ${join(times)} from ulo where sure = 1\nunion all\nselect * from outp`],
-        ] as const)
-      : ([['outcome', passes]] as const)),
+    ['outcome', passes],
   ]
 }
 
