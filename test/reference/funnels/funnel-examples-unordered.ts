@@ -11,8 +11,9 @@ const clock = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(
  * Worked examples of unordered funnels (funnels.md §5) written to kill the
  * mutants that survived in packages/core/src/query/funnels/compile/unordered-sql.ts
  * (README, "Mutation testing"): one event name under two filters, step
- * attribution; and for the step lists (unordered-lists-sql.ts): which window
- * is reported, which time heads a step, a run over the lists' bound.
+ * attribution; and for funnels of distinct events, decided by one window
+ * pass (unordered-window-sql.ts, once step lists): which window is
+ * reported, which time heads a step, a heavy run (once over the lists' bound).
  * Derived by hand.
  */
 export const UNORDERED_EXAMPLES: FunnelExample[] = [
@@ -50,7 +51,7 @@ export const UNORDERED_EXAMPLES: FunnelExample[] = [
     expected: [done(0, 1), done(1, 1, 300), done(2, 0)],
     why:
       'a at 00:00, b at 00:20, a at 00:40 ... b at 21:40, c at 21:45, with a 10-minute window: each window holds one event until the last b, which c joins 300 s later: 2 steps. ' +
-      '(On a storage with step lists, 67 starts each reading the 67 times listed pass 64 times them: the run takes the window passes.)',
+      '(Step lists, once used here, left a run this long to the window passes: 67 starts each reading the 67 times listed pass 64 times them.)',
   },
   {
     name: 'unordered: one event name under two filters, an event matching both goes to the emptier step',
