@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { analysisTargets, describePropertySkip } from '../filters/filter-db.js'
-import { ev, UTC } from '../reference/trends/trend-example-data.js'
+import { ev, personsOf, UTC } from '../reference/trends/trend-example-data.js'
 import { toRefDataset, trendMismatches } from '../reference/trends/trend-examples.js'
 import { openTrendEngine, type TrendEngine } from './support/engine.js'
 import { loadTrendData } from './support/load.js'
@@ -16,7 +16,8 @@ const DAYS = { date_from: '2024-01-01', date_to: '2024-01-02' }
 const data = toRefDataset({
   project: UTC,
   now: NOW,
-  persons: {},
+  // u1 is p1 (plan pro), u2 is p2 (plan free): read by person.properties; the cases reading event properties ignore them.
+  persons: personsOf({ p1: [['u1'], { plan: 'pro' }], p2: [['u2'], { plan: 'free' }] }),
   events: [
     ev('$pageview', 'u1', '2024-01-01T10:00:00Z', { amount: 3, $browser: 'Chrome' }),
     ev('$pageview', 'u1', '2024-01-01T11:00:00Z', { amount: '4.5', $browser: 'Chrome' }),
@@ -46,6 +47,13 @@ const CASES: ReadonlyArray<{ name: string; params: Record<string, unknown>; expe
     params: { events: [{ id: '$pageview', math: 'hogql', math_hogql: 'count(distinct lower(properties.$browser))' }, { id: '$pageview', math: 'hogql', math_hogql: 'count(toFloat(properties.amount))' }], ...DAYS },
     expected: [{ data: [2, 1] }, { data: [2, 1] }],
     why: 'lower-cased browsers on the 1st: chrome, safari; toFloat of "n/a" is null',
+  },
+  {
+    // A count-like math reads no person by itself; the series keeps the person join because the math is HogQL (series-scope.ts).
+    name: 'an aggregate of person properties: count(distinct person.properties.plan)',
+    params: { events: [{ id: '$pageview', math: 'hogql', math_hogql: 'count(distinct person.properties.plan)' }], ...DAYS },
+    expected: [{ data: [2, 1] }],
+    why: 'the 1st: u1 (pro) and u2 (free), two plans; the 2nd: u2 only (free)',
   },
   {
     name: 'a HogQL breakdown: the expression as text, null when null',

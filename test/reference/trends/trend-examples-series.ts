@@ -7,6 +7,19 @@ import { ev, personsOf, UTC, type TrendExample } from './trend-example-data.js'
 const NOW = '2024-01-10T12:00:00Z'
 const JAN_1 = { date_from: '2024-01-01', date_to: '2024-01-01' }
 
+/** p1 (x1) on plan pro: Chrome 10:00, Safari 11:00; p2 (x2) on plan free: Chrome 10:00 and 12:00 (Jan 1). */
+const PLANS_AND_BROWSERS = {
+  project: UTC,
+  now: NOW,
+  persons: personsOf({ p1: [['x1'], { plan: 'pro' }], p2: [['x2'], { plan: 'free' }] }),
+  events: [
+    ev('$pageview', 'x1', '2024-01-01T10:00:00Z', { $browser: 'Chrome' }),
+    ev('$pageview', 'x1', '2024-01-01T11:00:00Z', { $browser: 'Safari' }),
+    ev('$pageview', 'x2', '2024-01-01T10:00:00Z', { $browser: 'Chrome' }),
+    ev('$pageview', 'x2', '2024-01-01T12:00:00Z', { $browser: 'Chrome' }),
+  ],
+}
+
 export const SERIES_EXAMPLES: TrendExample[] = [
   {
     name: 'an action series with global properties and test accounts filtered out',
@@ -69,6 +82,46 @@ export const SERIES_EXAMPLES: TrendExample[] = [
     params: { events: [{ id: 'never' }], date_from: '2024-01-01', date_to: '2024-01-02' },
     expected: [{ label: 'never', data: [0, 0], count: 0 }],
     why: 'No breakdown: the series is still there, all zeros.',
+  },
+  // A count reads no person, so the series leaves the person join out unless a filter reads the person (series-scope.ts,
+  // readsPersons): each example below has one kind of person-reading filter only, next to an event filter.
+  {
+    name: 'a global person filter in a list next to an event filter, an event filter on the series: the count keeps the person join',
+    data: PLANS_AND_BROWSERS,
+    params: {
+      events: [{ id: '$pageview', properties: [{ key: '$browser', value: 'Chrome', operator: 'exact', type: 'event' }] }],
+      properties: [
+        { key: '$browser', operator: 'is_set', type: 'event' },
+        { key: 'plan', value: 'pro', operator: 'exact', type: 'person' },
+      ],
+      ...JAN_1,
+    },
+    expected: [{ data: [1] }],
+    why: 'Chrome page views (the series): x1 at 10:00, x2 at 10:00 and 12:00; every one has a $browser. Of those only x1 is on plan pro: 1.',
+  },
+  {
+    name: 'a global AND group of an event filter and a person filter',
+    data: PLANS_AND_BROWSERS,
+    params: {
+      events: [{ id: '$pageview' }],
+      properties: {
+        type: 'AND',
+        values: [
+          { key: '$browser', value: 'Chrome', operator: 'exact', type: 'event' },
+          { key: 'plan', value: 'free', operator: 'exact', type: 'person' },
+        ],
+      },
+      ...JAN_1,
+    },
+    expected: [{ data: [2] }],
+    why: "Chrome page views by plan free: x2's at 10:00 and 12:00 (x1 is pro): 2.",
+  },
+  {
+    name: 'a global cohort filter alone',
+    data: { ...PLANS_AND_BROWSERS, cohorts: { 5: ['p2'] } },
+    params: { events: [{ id: '$pageview' }], properties: [{ key: 'id', value: 5, type: 'cohort' }], ...JAN_1 },
+    expected: [{ data: [2] }],
+    why: "Cohort 5 holds p2 (x2): x2's two page views, whatever the browser.",
   },
   {
     name: 'nested OR of person and cohort filters, with a group filter on the series',

@@ -59,9 +59,13 @@ export function seriesScope(
  * Whether the scope's WHERE or columns can read the person (`PERSON_UUID` and its override join):
  * person filters and breakdowns, cohort and HogQL filters (they read the
  * person id), action steps (they may hold either), HogQL maths and breakdowns.
+ * `needs` holds the series' person and HogQL filters and a HogQL math; an
+ * action series keeps the join whatever its steps read (the loaded actions'
+ * needs, `env.extensions.needs`, are those of every action the query names,
+ * and no other series reads them).
  */
 function readsPersons(env: QueryEnv, request: TrendRequest, series: TrendSeries, needs: FilterNeeds): boolean {
-  if (needs.person || env.extensions.needs.person || series.entity.kind === 'actions' || series.math === 'hogql') return true
+  if (needs.person || series.entity.kind === 'actions') return true
   if (request.breakdowns.some((b) => b.type !== 'event' && b.type !== 'group' && b.type !== 'session')) return true
   const filters = [request.properties, series.entity.properties, ...(request.filterTestAccounts ? [env.project.testAccountFilters] : [])]
   return filters.some(hasPersonScopedFilter)
