@@ -127,6 +127,19 @@ export const EXAMPLES: Example[] = [
     ],
   },
   {
+    // Only acme is big: d1's page view on the 7th and d2's on the 8th pass; d3's on the 8th (no company) and the 9th (beta)
+    // do not. Nobody comes back. (A retention that reads no person joined the filter's group only on some storages.)
+    name: 'a global group property filter',
+    data: companies,
+    params: { ...window4, properties: [{ key: 'size', value: 'big', operator: 'exact', type: 'group', group_type_index: 0 }] },
+    rows: [
+      [null, [1, 0, 0, 0]],
+      [null, [1, 0, 0, 0]],
+      [null, [0, 0, 0, 0]],
+      [null, [0, 0, 0, 0]],
+    ],
+  },
+  {
     // Safari is a test account: d4 goes (row 2), the rest is as without the filter.
     name: 'filter_test_accounts',
     data: { ...purchases, project: { ...purchases.project, testAccountFilters: [{ key: '$browser', value: 'Safari', operator: 'is_not', type: 'event' }] } },

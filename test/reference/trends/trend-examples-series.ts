@@ -124,6 +124,28 @@ export const SERIES_EXAMPLES: TrendExample[] = [
     why: "Cohort 5 holds p2 (x2): x2's two page views, whatever the browser.",
   },
   {
+    name: 'filters on two group types: a count joins both groups',
+    data: {
+      project: UTC,
+      now: NOW,
+      persons: {},
+      groups: { 0: { acme: { industry: 'tech' }, beta: { industry: 'finance' } }, 1: { t1: { size: 'large' }, t2: { size: 'small' } } },
+      events: [
+        ev('$pageview', 'u1', '2024-01-01T10:00:00Z', {}, { 0: 'acme', 1: 't1' }),
+        ev('$pageview', 'u1', '2024-01-01T11:00:00Z', {}, { 0: 'acme', 1: 't2' }),
+        ev('$pageview', 'u2', '2024-01-01T10:00:00Z', {}, { 0: 'beta', 1: 't1' }),
+        ev('$pageview', 'u2', '2024-01-01T11:00:00Z', {}, { 0: 'acme' }),
+      ],
+    },
+    params: {
+      events: [{ id: '$pageview', properties: [{ key: 'industry', value: 'tech', type: 'group', group_type_index: 0 }] }],
+      properties: [{ key: 'size', value: 'large', type: 'group', group_type_index: 1 }],
+      ...JAN_1,
+    },
+    expected: [{ data: [1] }],
+    why: 'Only the first event is at a tech company (acme) and a large team (t1): the second is at t2 (small), the third at beta (finance), the fourth has no group 1.',
+  },
+  {
     name: 'nested OR of person and cohort filters, with a group filter on the series',
     data: {
       project: UTC,

@@ -96,7 +96,7 @@ function eventRows(env: QueryEnv, request: RetentionRequest, cohort: number | 'a
     sql`${request.retentionType === 'retention_first_ever_occurrence' ? flag(startAnyProperties) : sql`0`} as st0`,
     sql`${flag(returning)} as rt`,
   ]
-  const from = late ? eventsWithGroups(needs.groups) : scope.from
+  const from = late ? scope.fromWithoutPersons : scope.from
   return { rows: sql<RetentionEventRow>`select ${sql.join(columns, sql`, `)} from ${from} where ${sql.join(where, sql` and `)}`, byDistinctId: late }
 }
 
@@ -132,14 +132,6 @@ function readsPersons(env: QueryEnv, request: RetentionRequest): boolean {
   return filters.some(visit)
 }
 
-/** `events as e` with eventScope's group joins (aliases `g0`..`g4`) and without its person join. */
-function eventsWithGroups(groups: ReadonlySet<number>): RawBuilder<unknown> {
-  const joins = [...groups].sort().map((i) => {
-    const alias = sql.raw(`g${i}`)
-    return sql`left join groups as ${alias} on ${alias}.project_id = e.project_id and ${alias}.group_type_index = ${sql.lit(i)} and ${alias}.group_key = ${sql.ref(`e.group_${i}`)}`
-  })
-  return sql`events as e ${sql.join(joins, sql` `)}`
-}
 
 /** The event names both entities are limited to, or null when either is an action or any event. */
 function eventNames(...entities: SeriesEntity[]): string[] | null {

@@ -28,6 +28,13 @@ export interface EventScopeOptions {
 export interface EventScope {
   /** `events as e` plus the joins its sources need; use as `select ... from ${scope.from} where ${scope.where}`. */
   readonly from: RawBuilder<unknown>
+  /**
+   * `from` without the person's joins (its override and, where read, its
+   * properties): for a query whose WHERE and columns never read the person
+   * (`PERSON_UUID`, `PERSON_ID`, `p`). DuckDB does not drop an unused LEFT
+   * JOIN, and the person join cost 4x the events scan at 1M events.
+   */
+  readonly fromWithoutPersons: RawBuilder<unknown>
   /** The project, the date range, the global filters and the test account filters. */
   readonly where: Expression<SqlBool>
   readonly sources: QuerySources
@@ -153,12 +160,13 @@ export function eventScope(options: EventScopeOptions): EventScope {
     ...options.extensions,
   }
 
-  const joins: RawBuilder<unknown>[] = [PERSON_OVERRIDE_JOIN]
-  if (needs.person) joins.push(sql`left join persons as p on p.project_id = e.project_id and p.uuid = ${PERSON_UUID}`)
+  const personJoins: RawBuilder<unknown>[] = [PERSON_OVERRIDE_JOIN]
+  if (needs.person) personJoins.push(sql`left join persons as p on p.project_id = e.project_id and p.uuid = ${PERSON_UUID}`)
+  const groupJoins: RawBuilder<unknown>[] = []
   for (const i of [...needs.groups].sort()) {
     if (!GROUP_INDEXES.includes(i as 0)) continue
     const alias = sql.raw(`g${i}`)
-    joins.push(
+    groupJoins.push(
       sql`left join groups as ${alias} on ${alias}.project_id = e.project_id and ${alias}.group_type_index = ${sql.lit(i)} and ${alias}.group_key = ${sql.ref(`e.group_${i}`)}`,
     )
   }
@@ -174,7 +182,8 @@ export function eventScope(options: EventScopeOptions): EventScope {
   if (testAccounts) conditions.push(compilePropertyFilters(testAccounts, sources))
 
   return {
-    from: sql`events as e ${sql.join(joins, sql` `)}`,
+    from: sql`events as e ${sql.join([...personJoins, ...groupJoins], sql` `)}`,
+    fromWithoutPersons: sql`events as e ${sql.join(groupJoins, sql` `)}`,
     where: sql<SqlBool>`(${sql.join(conditions, sql` and `)})`,
     sources,
   }
