@@ -56,6 +56,13 @@ const CASES: ReadonlyArray<{ name: string; params: Record<string, unknown>; expe
     why: 'the 1st: u1 (pro) and u2 (free), two plans; the 2nd: u2 only (free)',
   },
   {
+    // A count reads no person: a global HogQL filter alone must keep the person join (series-scope.ts, readsPersons).
+    name: 'a global HogQL filter over person properties',
+    params: { events: [{ id: '$pageview' }], properties: [{ type: 'hogql', key: "person.properties.plan = 'pro'" }], ...DAYS },
+    expected: [{ data: [2, 0] }],
+    why: 'u1 (p1) is on plan pro: its two page views, both on the 1st',
+  },
+  {
     name: 'a HogQL breakdown: the expression as text, null when null',
     params: { events: [{ id: '$pageview' }], ...DAYS, breakdown: "concat(lower(properties.$browser), '!')", breakdown_type: 'hogql' },
     expected: [
